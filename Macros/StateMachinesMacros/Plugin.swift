@@ -1,0 +1,7 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct StateMachinesPlugin: CompilerPlugin {
+  let providingMacros: [any Macro.Type] = []
+}

@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+  name: "StateMachines",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .macCatalyst(.v16)],
+  products: [
+    .library(name: "StateMachines", targets: ["StateMachines"]),
+    .executable(name: "Subscription", targets: ["Subscription"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0")
+  ],
+  targets: [
+    .macro(
+      name: "StateMachinesMacros",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+      ],
+      path: "Macros/StateMachinesMacros"
+    ),
+    .target(name: "StateMachines", dependencies: ["StateMachinesMacros"]),
+    .executableTarget(
+      name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
+    .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines"]),
+    .testTarget(
+      name: "StateMachinesMacrosTests",
+      dependencies: [
+        "StateMachinesMacros",
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,181 @@
+/// A validated definition as tables indexed by small integers: what the runtime reads on every
+/// event. Built once per definition by ``init(_:)``.
+@usableFromInline
+struct CompiledMachine<Model> {
+  @usableFromInline typealias Callback = (Model, Transition) throws -> Void
+  @usableFromInline typealias Guard = (Model, Transition) throws -> Bool
+  @usableFromInline typealias EntryAction = (Model, Transition) throws -> NextStep?
+  @usableFromInline typealias Observer = (Model, Transition) -> Void
+
+  /// One candidate transition of a (state, event) slot.
+  @usableFromInline
+  struct Candidate {
+    /// The target state, or -1 to stay in the current state (a terminating transition).
+    @usableFromInline let target: Int32
+    @usableFromInline let isInternal: Bool
+    @usableFromInline let terminates: Bool
+    @usableFromInline let guardBody: Guard?
+    @usableFromInline let action: Callback?
+  }
+
+  /// The value of a slot in ``fastSlots`` that has no transition.
+  @usableFromInline static var noTransition: Int32 { -1 }
+  /// The value of a slot in ``fastSlots`` that needs the full step (callbacks, guards, …).
+  @usableFromInline static var fullStep: Int32 { -2 }
+
+  @usableFromInline let states: [String]
+  @usableFromInline let events: [String]
+  @usableFromInline let stateIndexByName: [String: Int32]
+  @usableFromInline let eventIndexByName: [String: Int32]
+  @usableFromInline let initialStateIndex: Int32
+  /// `slot = state * events.count + event`: the target of a transition that needs no callback,
+  /// ``noTransition`` or ``fullStep``.
+  @usableFromInline let fastSlots: [Int32]
+  /// Candidates of slot `i` are `candidates[candidateStarts[i] ..< candidateStarts[i + 1]]`,
+  /// specific from-states first, then wildcards, each in declaration order.
+  @usableFromInline let candidateStarts: [Int32]
+  @usableFromInline let candidates: [Candidate]
+  @usableFromInline let beforeCallbacks: [[Callback]]
+  @usableFromInline let afterCallbacks: [[Callback]]
+  @usableFromInline let entryActions: [[EntryAction]]
+  @usableFromInline let exitActions: [[Callback]]
+  @usableFromInline let isFinal: [Bool]
+  @usableFromInline let observers: [Observer]
+
+  /// An empty machine that rejects everything (the tables of an invalid definition).
+  init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
+    self.states = states
+    self.events = events
+    let stateIndexByName = Self.indexes(states)
+    self.stateIndexByName = stateIndexByName
+    eventIndexByName = Self.indexes(events)
+    initialStateIndex = initial.flatMap { stateIndexByName[$0] } ?? 0
+    fastSlots = Array(repeating: Self.noTransition, count: states.count * events.count)
+    candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
+    candidates = []
+    beforeCallbacks = Array(repeating: [], count: events.count)
+    afterCallbacks = Array(repeating: [], count: events.count)
+    entryActions = Array(repeating: [], count: states.count)
+    exitActions = Array(repeating: [], count: states.count)
+    isFinal = Array(repeating: false, count: states.count)
+    observers = []
+  }
+
+  /// Validates `builder` (SEMANTICS.md, Definition) and compiles it.
+  init(_ builder: StateMachineBuilder<Model>) throws(DefinitionError) {
+    let states = builder.states
+    guard !states.isEmpty else { throw .noStates }
+    if states.contains("") { throw .emptyName(context: "addState") }
+    var events: [String] = []
+    for transition in builder.transitions where !events.contains(transition.event) {
+      if transition.event.isEmpty { throw .emptyName(context: "a transition's event") }
+      events.append(transition.event)
+    }
+    self.states = states
+    self.events = events
+    let stateIndexByName = Self.indexes(states)
+    let eventIndexByName = Self.indexes(events)
+    self.stateIndexByName = stateIndexByName
+    self.eventIndexByName = eventIndexByName
+    initialStateIndex = stateIndexByName[builder.initialState ?? states[0]] ?? 0
+
+    try Self.checkNames(of: builder, states: stateIndexByName, events: eventIndexByName)
+    beforeCallbacks = Self.group(builder.beforeCallbacks, by: eventIndexByName, count: events.count)
+    afterCallbacks = Self.group(builder.afterCallbacks, by: eventIndexByName, count: events.count)
+    exitActions = Self.group(builder.exitActions, by: stateIndexByName, count: states.count)
+    var entryActions = [[EntryAction]](repeating: [], count: states.count)
+    for action in builder.entryActions {
+      entryActions[Int(stateIndexByName[action.state]!)].append(action.body)
+    }
+    self.entryActions = entryActions
+    var isFinal = [Bool](repeating: false, count: states.count)
+    for state in builder.finalStates { isFinal[Int(stateIndexByName[state]!)] = true }
+    self.isFinal = isFinal
+    observers = builder.observers
+
+    // One slot per (state, event): its candidates, specific from-states before wildcards.
+    var starts: [Int32] = [0]
+    var candidates: [Candidate] = []
+    var fastSlots: [Int32] = []
+    starts.reserveCapacity(states.count * events.count + 1)
+    for state in states {
+      for (eventIndex, event) in events.enumerated() {
+        let specific = builder.transitions.filter { $0.event == event && $0.from?.contains(state) == true }
+        let wildcard = builder.transitions.filter { $0.event == event && $0.from == nil }
+        var slot: [Candidate] = []
+        for spec in specific + wildcard {
+          slot.append(
+            Candidate(
+              target: spec.to.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
+              terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action))
+          // A candidate without a guard always wins: later ones can never be taken.
+          if spec.guardBody == nil { break }
+        }
+        let from = stateIndexByName[state]!
+        fastSlots.append(
+          Self.fastSlot(
+            slot, from: from, event: eventIndex, before: beforeCallbacks, after: afterCallbacks,
+            entry: entryActions, exit: exitActions, isFinal: isFinal, observers: observers))
+        candidates += slot
+        starts.append(Int32(candidates.count))
+      }
+    }
+    self.fastSlots = fastSlots
+    self.candidateStarts = starts
+    self.candidates = candidates
+  }
+
+  /// The fast-path value of a slot: its target when taking it runs no code at all.
+  private static func fastSlot(
+    _ slot: [Candidate], from: Int32, event: Int, before: [[Callback]], after: [[Callback]],
+    entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool], observers: [Observer]
+  ) -> Int32 {
+    guard let only = slot.first else { return noTransition }
+    let target = only.target
+    let runsStateActions =
+      !only.isInternal && (!exit[Int(from)].isEmpty || (target >= 0 && !entry[Int(target)].isEmpty))
+    let isPlain =
+      slot.count == 1 && only.guardBody == nil && only.action == nil && !only.terminates
+      && target >= 0 && !isFinal[Int(target)] && before[event].isEmpty && after[event].isEmpty
+      && !runsStateActions && observers.isEmpty
+    return isPlain ? target : fullStep
+  }
+
+  private static func checkNames(
+    of builder: StateMachineBuilder<Model>, states: [String: Int32], events: [String: Int32]
+  ) throws(DefinitionError) {
+    func state(_ name: String, _ context: @autoclosure () -> String) throws(DefinitionError) {
+      if name.isEmpty { throw .emptyName(context: context()) }
+      if states[name] == nil { throw .undeclaredState(name, context: context()) }
+    }
+    func event(_ name: String, _ context: @autoclosure () -> String) throws(DefinitionError) {
+      if name.isEmpty { throw .emptyName(context: context()) }
+      if events[name] == nil { throw .undeclaredEvent(name, context: context()) }
+    }
+    if let initial = builder.initialState { try state(initial, "initialState") }
+    for transition in builder.transitions {
+      let context = "transition '\(transition.event)'"
+      for from in transition.from ?? [] { try state(from, context) }
+      if let to = transition.to { try state(to, context) }
+      if transition.isInternal, let to = transition.to, transition.from != [to] {
+        throw .internalTransitionChangesState(event: transition.event)
+      }
+    }
+    for callback in builder.beforeCallbacks { try event(callback.name, "before('\(callback.name)')") }
+    for callback in builder.afterCallbacks { try event(callback.name, "after('\(callback.name)')") }
+    for action in builder.entryActions { try state(action.state, "onEntry('\(action.state)')") }
+    for action in builder.exitActions { try state(action.name, "onExit('\(action.name)')") }
+  }
+
+  private static func group(
+    _ callbacks: [StateMachineBuilder<Model>.NamedCallback], by index: [String: Int32], count: Int
+  ) -> [[Callback]] {
+    var grouped = [[Callback]](repeating: [], count: count)
+    for callback in callbacks { grouped[Int(index[callback.name]!)].append(callback.body) }
+    return grouped
+  }
+
+  private static func indexes(_ names: [String]) -> [String: Int32] {
+    Dictionary(names.enumerated().map { ($0.element, Int32($0.offset)) }, uniquingKeysWith: { first, _ in first })
+  }
+}

@@ -1,0 +1,233 @@
+/// The DSL that describes a state machine, handed to ``StateMachineDefinition/init(_:)``.
+///
+/// Mirrors LSStateMachine: `initialState`, `addState`, `when(_:transitionFrom:to:)`, `before`,
+/// `after`. The order of calls does not matter: a callback may name an event that a later `when`
+/// declares. Declaring the same state or plain transition twice is harmless.
+public final class StateMachineBuilder<Model> {
+  /// A callback that runs before or after a transition, or on entry to or exit from a state.
+  public typealias Callback = (Model, Transition) throws -> Void
+  /// A guard: the transition is taken only if it returns `true`.
+  public typealias Guard = (Model, Transition) throws -> Bool
+
+  struct TransitionSpec {
+    let event: String
+    /// `nil` means any state (a wildcard transition).
+    let from: [String]?
+    /// `nil` means the machine stays in its current state (used by `die`).
+    let to: String?
+    let isInternal: Bool
+    let terminates: Bool
+    let guardBody: Guard?
+    let action: Callback?
+  }
+
+  struct NamedCallback {
+    let name: String
+    let body: Callback
+  }
+
+  struct EntryAction {
+    let state: String
+    let body: (Model, Transition) throws -> NextStep?
+  }
+
+  /// The state a new object starts in. Defaults to the first state added; setting a state that
+  /// was not added adds it.
+  public var initialState: String? {
+    didSet {
+      if let initialState { addState(initialState) }
+    }
+  }
+
+  private(set) var states: [String] = []
+  private var stateSet: Set<String> = []
+  private(set) var transitions: [TransitionSpec] = []
+  private(set) var beforeCallbacks: [NamedCallback] = []
+  private(set) var afterCallbacks: [NamedCallback] = []
+  private(set) var entryActions: [EntryAction] = []
+  private(set) var exitActions: [NamedCallback] = []
+  private(set) var finalStates: [String] = []
+  private(set) var observers: [(Model, Transition) -> Void] = []
+
+  init() {}
+
+  // MARK: States
+
+  /// Adds a state. Adding it again changes nothing.
+  public func addState(_ name: String) {
+    if stateSet.insert(name).inserted { states.append(name) }
+  }
+
+  /// Adds a final state: once it is entered, the machine terminates and rejects every event.
+  public func addFinalState(_ name: String) {
+    addState(name)
+    if !finalStates.contains(name) { finalStates.append(name) }
+  }
+
+  // MARK: Transitions
+
+  /// Declares that `event` moves the machine from `from` to `to`.
+  ///
+  /// - Parameters:
+  ///   - isInternal: for a transition from a state to itself: `true` runs no exit or entry action
+  ///     (an internal transition); `false`, the default, runs both.
+  ///   - guard: the transition is taken only if this returns `true`. Of several transitions for
+  ///     the same event and state, the first whose guard passes wins.
+  ///   - action: runs after the exit actions of `from` and before the state is written.
+  public func when(
+    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
+    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
+  ) {
+    addTransition(event, from: [from], to: to, isInternal, guardBody(`guard`), callback(action))
+  }
+
+  /// Declares that `event` moves the machine from any of `from` to `to`.
+  public func when(
+    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
+    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
+  ) {
+    addTransition(event, from: from, to: to, isInternal, guardBody(`guard`), callback(action))
+  }
+
+  /// Declares a transition whose guard (and action, if any) also receive the ``Transition``, with
+  /// the event's payload.
+  public func when(
+    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
+    if guard: @escaping Guard, action: Callback? = nil
+  ) {
+    addTransition(event, from: [from], to: to, isInternal, `guard`, action)
+  }
+
+  /// Declares transitions from several states whose guard (and action) receive the ``Transition``.
+  public func when(
+    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
+    if guard: @escaping Guard, action: Callback? = nil
+  ) {
+    addTransition(event, from: from, to: to, isInternal, `guard`, action)
+  }
+
+  /// Declares a transition whose action receives the ``Transition``, with the event's payload.
+  public func when(
+    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
+    action: @escaping Callback
+  ) {
+    addTransition(event, from: [from], to: to, isInternal, nil, action)
+  }
+
+  /// Declares transitions from several states whose action receives the ``Transition``.
+  public func when(
+    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
+    action: @escaping Callback
+  ) {
+    addTransition(event, from: from, to: to, isInternal, nil, action)
+  }
+
+  /// Declares a wildcard transition: `event` moves the machine from any state to `to`.
+  /// A transition from the specific current state is preferred over a wildcard.
+  public func when(
+    _ event: String, transitionFromAnyStateTo to: String,
+    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
+  ) {
+    addTransition(event, from: nil, to: to, false, guardBody(`guard`), callback(action))
+  }
+
+  /// Declares a terminating transition (motion-state-machine's `die`): `event` in any of `from`
+  /// stops the machine in its current state; it rejects every event afterwards.
+  public func die(on event: String, from: [String], if guard: ((Model) throws -> Bool)? = nil) {
+    transitions.append(
+      TransitionSpec(
+        event: event, from: from, to: nil, isInternal: true, terminates: true,
+        guardBody: guardBody(`guard`), action: nil))
+  }
+
+  // MARK: Callbacks
+
+  /// Runs `callback` before every transition of `event`, while the state is still the old one.
+  /// Throwing aborts the transition; nothing changes.
+  public func before(_ event: String, _ callback: @escaping (Model) throws -> Void) {
+    beforeCallbacks.append(NamedCallback(name: event, body: { model, _ in try callback(model) }))
+  }
+
+  /// Runs `callback`, which receives the ``Transition``, before every transition of `event`.
+  public func before(_ event: String, _ callback: @escaping Callback) {
+    beforeCallbacks.append(NamedCallback(name: event, body: callback))
+  }
+
+  /// Runs `callback` after every transition of `event`, once the state is the new one.
+  public func after(_ event: String, _ callback: @escaping (Model) throws -> Void) {
+    afterCallbacks.append(NamedCallback(name: event, body: { model, _ in try callback(model) }))
+  }
+
+  /// Runs `callback`, which receives the ``Transition``, after every transition of `event`.
+  public func after(_ event: String, _ callback: @escaping Callback) {
+    afterCallbacks.append(NamedCallback(name: event, body: callback))
+  }
+
+  /// Runs `action` whenever `state` is entered by an external transition.
+  public func onEntry(_ state: String, _ action: @escaping (Model) throws -> Void) {
+    entryActions.append(EntryAction(state: state, body: { model, _ in try action(model); return nil }))
+  }
+
+  /// Runs `action`, which receives the ``Transition``, whenever `state` is entered.
+  public func onEntry(_ state: String, _ action: @escaping Callback) {
+    entryActions.append(EntryAction(state: state, body: { model, transition in
+      try action(model, transition)
+      return nil
+    }))
+  }
+
+  /// Runs `action` whenever `state` is entered; the ``NextStep`` it returns, if any, is processed
+  /// as the next run-to-completion step (Stately's `StateChange`).
+  public func onEntry(
+    _ state: String, then action: @escaping (Model, Transition) throws -> NextStep?
+  ) {
+    entryActions.append(EntryAction(state: state, body: action))
+  }
+
+  /// Runs `action` whenever `state` is left by an external transition.
+  public func onExit(_ state: String, _ action: @escaping (Model) throws -> Void) {
+    exitActions.append(NamedCallback(name: state, body: { model, _ in try action(model) }))
+  }
+
+  /// Runs `action`, which receives the ``Transition``, whenever `state` is left.
+  public func onExit(_ state: String, _ action: @escaping Callback) {
+    exitActions.append(NamedCallback(name: state, body: action))
+  }
+
+  /// Calls `observer` after every transition (old state, event and new state are in the
+  /// ``Transition``), once the `after` callbacks ran.
+  public func didTransition(_ observer: @escaping (Model, Transition) -> Void) {
+    observers.append(observer)
+  }
+
+  // MARK: Private
+
+  private func addTransition(
+    _ event: String, from: [String]?, to: String, _ isInternal: Bool,
+    _ guardBody: Guard?, _ action: Callback?
+  ) {
+    let spec = TransitionSpec(
+      event: event, from: from, to: to, isInternal: isInternal, terminates: false,
+      guardBody: guardBody, action: action)
+    if guardBody == nil, action == nil, transitions.contains(where: { $0.isSamePlainTransition(as: spec) }) {
+      return
+    }
+    transitions.append(spec)
+  }
+
+  private func guardBody(_ body: ((Model) throws -> Bool)?) -> Guard? {
+    body.map { body in { model, _ in try body(model) } }
+  }
+
+  private func callback(_ body: ((Model) throws -> Void)?) -> Callback? {
+    body.map { body in { model, _ in try body(model) } }
+  }
+}
+
+extension StateMachineBuilder.TransitionSpec {
+  /// Two plain transitions (no guard, no action) with the same event, sources and target.
+  func isSamePlainTransition(as other: Self) -> Bool {
+    guardBody == nil && action == nil && event == other.event && from == other.from
+      && to == other.to && isInternal == other.isInternal && terminates == other.terminates
+  }
+}

@@ -1,0 +1,245 @@
+// The transition algorithm (SEMANTICS.md, "Firing an event"). Inlinable, so that a generated
+// event method is specialised for its class: the fast path is a table lookup and a store.
+
+/// How one run-to-completion step ended.
+@usableFromInline
+enum StepOutcome {
+  /// The transition happened.
+  case accepted
+  /// Fired from inside a callback: queued behind the current step.
+  case queued
+  /// Nothing changed.
+  case rejected(StateMachineError)
+  /// A callback threw; `transitionHappened` says whether the state had been written.
+  case failed(StateMachineError, transitionHappened: Bool)
+
+  /// The `Bool` an event method returns.
+  @inlinable var happened: Bool {
+    switch self {
+    case .accepted, .queued: return true
+    case .rejected: return false
+    case .failed(_, let transitionHappened): return transitionHappened
+    }
+  }
+}
+
+extension StateMachineDefinition {
+  /// Runs `body` under the object's lock, if it has one.
+  @inlinable
+  func withLock<R>(_ model: Model, _ body: () throws -> R) rethrows -> R {
+    if let lock = model._$stateMachineLock {
+      return try lock.withLock(body)
+    }
+    return try body()
+  }
+
+  /// Fires `event` on `model`. Returns whether a transition happened (or the event was queued).
+  @inlinable
+  public func fire(_ event: StateMachineEventID, payload: Any? = nil, on model: Model) -> Bool {
+    withLock(model) {
+      // Fast path: an idle machine and a transition that runs no code.
+      if !model._$stateMachineStorage.isBusy, !model._$stateMachineStorage.isTerminated,
+        model._$stateMachineStorage.extras == nil
+      {
+        let target = fastSlot(model._$stateMachineStorage.stateIndex, event.index)
+        if target >= 0 {
+          model._$stateMachineStorage.stateIndex = target
+          return true
+        }
+        if target == CompiledMachine<Model>.noTransition { return false }
+      }
+      return process(event.index, payload, model).happened
+    }
+  }
+
+  /// Fires `event` on `model` and throws why it was rejected or failed.
+  @inlinable
+  public func fireOrThrow(
+    _ event: StateMachineEventID, payload: Any? = nil, on model: Model
+  ) throws(StateMachineError) {
+    let outcome = withLock(model) { process(event.index, payload, model) }
+    switch outcome {
+    case .accepted, .queued: return
+    case .rejected(let error), .failed(let error, _): throw error
+    }
+  }
+
+  /// Whether firing `event` now would take a transition. Guards run; nothing else does.
+  @inlinable
+  public func can(_ event: StateMachineEventID, on model: Model) -> Bool {
+    withLock(model) {
+      let from = model._$stateMachineStorage.stateIndex
+      let target = fastSlot(from, event.index)
+      if target == CompiledMachine<Model>.noTransition || model._$stateMachineStorage.isTerminated {
+        return false
+      }
+      if target >= 0 { return true }
+      return (try? selectCandidate(event.index, from: from, payload: nil, model)) ?? nil != nil
+    }
+  }
+
+  /// Whether `model` is in `state`.
+  @inlinable
+  public func isInState(_ state: StateMachineStateID, on model: Model) -> Bool {
+    withLock(model) { model._$stateMachineStorage.stateIndex == state.index }
+  }
+
+  /// The name of `model`'s current state.
+  @inlinable
+  public func currentState(of model: Model) -> String {
+    stateName(withLock(model) { model._$stateMachineStorage.stateIndex })
+  }
+
+  /// The events that would take a transition now, in declaration order.
+  public func availableEvents(on model: Model) -> [String] {
+    withLock(model) {
+      compiled.events.indices.filter { can(StateMachineEventID(index: Int32($0)), on: model) }
+        .map { compiled.events[$0] }
+    }
+  }
+
+  /// Whether `model`'s machine has terminated.
+  public func isTerminated(_ model: Model) -> Bool {
+    withLock(model) { model._$stateMachineStorage.isTerminated }
+  }
+
+  /// Puts `model` into `state` without running callbacks.
+  public func restore(_ state: String, on model: Model) throws(StateMachineError) {
+    guard let index = compiled.stateIndexByName[state] else { throw .unknownState(state) }
+    withLock(model) {
+      model._$stateMachineStorage.stateIndex = index
+      model._$stateMachineStorage.isTerminated = compiled.isFinal[Int(index)]
+    }
+  }
+
+  // MARK: The step
+
+  /// The fast-path table entry of (`state`, `event`); ``CompiledMachine/noTransition`` for an
+  /// unknown event.
+  @inlinable
+  func fastSlot(_ state: Int32, _ event: Int32) -> Int32 {
+    let eventCount = compiled.events.count
+    guard event >= 0, Int(event) < eventCount, Int(state) < compiled.states.count else {
+      return CompiledMachine<Model>.noTransition
+    }
+    return compiled.fastSlots[Int(state) &* eventCount &+ Int(event)]
+  }
+
+  /// Runs one event to completion, including the events queued meanwhile. Called under the lock.
+  @inlinable
+  func process(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
+    guard event >= 0, Int(event) < compiled.events.count else {
+      return .rejected(definitionError.map { .invalidDefinition($0) } ?? .unknownEvent("#\(event)"))
+    }
+    if model._$stateMachineStorage.isBusy {
+      model._$stateMachineStorage.queue.append(QueuedEvent(event: event, payload: payload))
+      return .queued
+    }
+    model._$stateMachineStorage.isBusy = true
+    let outcome = step(event, payload, model)
+    while !model._$stateMachineStorage.queue.isEmpty {
+      let next = model._$stateMachineStorage.queue.removeFirst()
+      _ = step(next.event, next.payload, model)
+    }
+    model._$stateMachineStorage.isBusy = false
+    return outcome
+  }
+
+  /// The first candidate of (`from`, `event`) whose guard passes; `nil` if every guard failed.
+  /// Throws what a guard throws.
+  @inlinable
+  func selectCandidate(
+    _ event: Int32, from: Int32, payload: Any?, _ model: Model
+  ) throws -> CompiledMachine<Model>.Candidate? {
+    let slot = Int(from) * compiled.events.count + Int(event)
+    let range = Int(compiled.candidateStarts[slot])..<Int(compiled.candidateStarts[slot + 1])
+    for index in range {
+      let candidate = compiled.candidates[index]
+      guard let guardBody = candidate.guardBody else { return candidate }
+      let to = candidate.target >= 0 ? candidate.target : from
+      let transition = Transition(
+        event: compiled.events[Int(event)], from: compiled.states[Int(from)],
+        to: compiled.states[Int(to)], payload: payload)
+      if try guardBody(model, transition) { return candidate }
+    }
+    return nil
+  }
+
+  /// One transition, steps 1–9 of SEMANTICS.md.
+  @inlinable
+  func step(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
+    let from = model._$stateMachineStorage.stateIndex
+    let eventName = compiled.events[Int(event)]
+    // 1. A terminated machine rejects everything.
+    if let definitionError { return .rejected(.invalidDefinition(definitionError)) }
+    if model._$stateMachineStorage.isTerminated {
+      return .rejected(.terminated(event: eventName, state: stateName(from)))
+    }
+    // 2. Select the transition.
+    if fastSlot(from, event) == CompiledMachine<Model>.noTransition {
+      return .rejected(.noTransition(event: eventName, state: stateName(from)))
+    }
+    let selected: CompiledMachine<Model>.Candidate
+    do {
+      guard let candidate = try selectCandidate(event, from: from, payload: payload, model) else {
+        return .rejected(.guardsFailed(event: eventName, state: stateName(from)))
+      }
+      selected = candidate
+    } catch {
+      return .failed(
+        .callbackFailed(event: eventName, transitionHappened: false, underlying: error),
+        transitionHappened: false)
+    }
+    let to = selected.target >= 0 ? selected.target : from
+    let isExternal = !selected.isInternal
+    let transition = Transition(
+      event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)],
+      payload: payload)
+    // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
+    do {
+      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, transition) }
+      if isExternal {
+        for action in compiled.exitActions[Int(from)] { try action(model, transition) }
+      }
+      try selected.action?(model, transition)
+    } catch {
+      return .failed(
+        .callbackFailed(event: eventName, transitionHappened: false, underlying: error),
+        transitionHappened: false)
+    }
+    // 6. The state is written.
+    model._$stateMachineStorage.stateIndex = to
+    if selected.terminates || compiled.isFinal[Int(to)] {
+      model._$stateMachineStorage.isTerminated = true
+    }
+    // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
+    var failure: (any Error)?
+    do {
+      if isExternal {
+        for action in compiled.entryActions[Int(to)] {
+          if let next = try action(model, transition) { try enqueue(next, model) }
+        }
+      }
+      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, transition) }
+    } catch {
+      failure = error
+    }
+    for observer in compiled.observers { observer(model, transition) }
+    if let failure {
+      return .failed(
+        .callbackFailed(event: eventName, transitionHappened: true, underlying: failure),
+        transitionHappened: true)
+    }
+    return .accepted
+  }
+
+  /// Queues the event an entry action asked for.
+  @inlinable
+  func enqueue(_ next: NextStep, _ model: Model) throws(StateMachineError) {
+    switch next {
+    case .fire(let name, let payload):
+      guard let index = compiled.eventIndexByName[name] else { throw .unknownEvent(name) }
+      model._$stateMachineStorage.queue.append(QueuedEvent(event: index, payload: payload))
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/// A state machine's states, events, transitions and callbacks, built once per class.
+///
+/// ```swift
+/// static let stateMachine = StateMachineDefinition<Subscription> { sm in
+///   sm.addState("pending")
+///   sm.addState("active")
+///   sm.when("activate", transitionFrom: "pending", to: "active")
+///   sm.after("activate") { $0.sendWelcomeMail() }
+/// }
+/// ```
+///
+/// The builder closure runs once, in the initializer; the result is validated and compiled into
+/// tables indexed by small integers, so that firing a generated event method does no string
+/// hashing. A definition is immutable afterwards and may be shared by any number of objects.
+///
+/// An invalid definition (an undeclared state, say) does not crash: ``definitionError`` names the
+/// culprit, and every event is rejected with ``StateMachineError/invalidDefinition(_:)``. Use
+/// ``init(validating:)`` or ``validate()`` to get the error thrown instead.
+///
+/// The closures it holds are called on whatever thread fires the event, under the object's lock
+/// for a `Sendable` object; they should capture nothing that is not safe to use from there.
+public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked Sendable {
+  @usableFromInline let compiled: CompiledMachine<Model>
+
+  /// Why the definition is invalid, or `nil` if it is valid.
+  public let definitionError: DefinitionError?
+
+  /// Builds a definition. If it is invalid, ``definitionError`` says why and every event is
+  /// rejected.
+  public init(_ build: (StateMachineBuilder<Model>) -> Void) {
+    let builder = StateMachineBuilder<Model>()
+    build(builder)
+    do {
+      compiled = try CompiledMachine(builder)
+      definitionError = nil
+    } catch {
+      var events: [String] = []
+      for transition in builder.transitions where !events.contains(transition.event) {
+        events.append(transition.event)
+      }
+      compiled = CompiledMachine(
+        rejectingEverythingWith: builder.states, events: events, initial: builder.initialState)
+      definitionError = error
+    }
+  }
+
+  /// Builds a definition and throws if it is invalid.
+  public convenience init(validating build: (StateMachineBuilder<Model>) -> Void) throws(DefinitionError) {
+    self.init(build)
+    try validate()
+  }
+
+  /// Throws ``definitionError`` if there is one.
+  public func validate() throws(DefinitionError) {
+    if let definitionError { throw definitionError }
+  }
+
+  /// The states, in the order they were added.
+  public var states: [String] { compiled.states }
+
+  /// The events, in the order of their first transition.
+  public var events: [String] { compiled.events }
+
+  /// The state a new object starts in (empty only for a definition without states).
+  public var initialState: String { stateName(compiled.initialStateIndex) }
+
+  /// The final states: entering one terminates the machine.
+  public var finalStates: [String] {
+    compiled.states.indices.filter { compiled.isFinal[$0] }.map { compiled.states[$0] }
+  }
+
+  /// Resolves an event name once, for firing it without string hashing. An unknown name gives an
+  /// ID that every call rejects.
+  public func eventID(_ name: String) -> StateMachineEventID {
+    StateMachineEventID(index: compiled.eventIndexByName[name] ?? -1)
+  }
+
+  /// Resolves a state name once, for cheap `is<State>` checks.
+  public func stateID(_ name: String) -> StateMachineStateID {
+    StateMachineStateID(index: compiled.stateIndexByName[name] ?? -1)
+  }
+
+  func eventIndex(_ name: String) -> Int32? { compiled.eventIndexByName[name] }
+
+  @usableFromInline var initialStateIndex: Int32 { compiled.initialStateIndex }
+
+  @usableFromInline
+  func isFinalState(_ index: Int32) -> Bool {
+    compiled.isFinal.indices.contains(Int(index)) && compiled.isFinal[Int(index)]
+  }
+
+  @usableFromInline
+  func stateName(_ index: Int32) -> String {
+    compiled.states.indices.contains(Int(index)) ? compiled.states[Int(index)] : ""
+  }
+
+  @usableFromInline
+  func eventName(_ index: Int32) -> String {
+    compiled.events.indices.contains(Int(index)) ? compiled.events[Int(index)] : ""
+  }
+}

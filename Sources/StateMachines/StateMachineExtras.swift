@@ -1,0 +1,5 @@
+/// Per-object resources that only some machines need: allocated on first use, so a plain object
+/// stores none of it.
+public final class StateMachineExtras {
+  init() {}
+}

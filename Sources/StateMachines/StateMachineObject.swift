@@ -1,0 +1,83 @@
+/// An object driven by a state machine: the string-keyed API every machine object shares.
+///
+/// ``StateMachine()`` conforms the annotated class; ``DynamicStateMachine`` conforms for machines
+/// built at run time. The requirements that start with `_$` are implementation details that the
+/// macro generates; use the members of the extension instead.
+public protocol StateMachineObject: AnyObject {
+  /// The class whose definition drives this object (the annotated class; a subclass inherits it).
+  associatedtype StateMachineModel: StateMachineObject
+
+  /// The definition that drives this object.
+  var stateMachineDefinition: StateMachineDefinition<StateMachineModel> { get }
+
+  /// The current state.
+  var state: String { get }
+
+  /// `self`, typed as the model that callbacks receive.
+  var _$stateMachineModel: StateMachineModel { get }
+
+  /// The per-object machine storage. Implementation detail of ``StateMachine()``.
+  var _$stateMachineStorage: StateMachineStorage { get set }
+
+  /// The lock that serialises events, or `nil` for an object that is not shared between threads.
+  var _$stateMachineLock: StateMachineLock? { get }
+}
+
+extension StateMachineObject {
+  /// Fires an event by name.
+  ///
+  /// - Returns: `true` if a transition happened (or, when called from inside a callback of this
+  ///   machine, if the event was queued to run after the current step); `false` if the event was
+  ///   rejected, in which case the state is unchanged.
+  @discardableResult
+  public func fire(_ event: String, payload: Any? = nil) -> Bool {
+    let definition = stateMachineDefinition
+    return definition.fire(definition.eventID(event), payload: payload, on: _$stateMachineModel)
+  }
+
+  /// Fires an event by name and says why it was rejected.
+  ///
+  /// Called from inside a callback of this machine, the event is queued and this returns without
+  /// error; errors of queued events go to the definition's log.
+  /// - Throws: ``StateMachineError``: unknown event, no transition from the current state, all
+  ///   guards failed, terminated, invalid definition, or a callback that threw.
+  public func fireOrThrow(_ event: String, payload: Any? = nil) throws(StateMachineError) {
+    let definition = stateMachineDefinition
+    guard definition.eventIndex(event) != nil else {
+      throw StateMachineError.unknownEvent(event)
+    }
+    try definition.fireOrThrow(definition.eventID(event), payload: payload, on: _$stateMachineModel)
+  }
+
+  /// Whether firing `event` now would take a transition (guards are evaluated, nothing changes).
+  public func can(_ event: String) -> Bool {
+    let definition = stateMachineDefinition
+    return definition.can(definition.eventID(event), on: _$stateMachineModel)
+  }
+
+  /// Whether the machine is in `state`.
+  public func isInState(_ state: String) -> Bool {
+    let definition = stateMachineDefinition
+    return definition.isInState(definition.stateID(state), on: _$stateMachineModel)
+  }
+
+  /// The events that would take a transition now, in declaration order.
+  public var availableEvents: [String] {
+    let definition = stateMachineDefinition
+    return definition.availableEvents(on: _$stateMachineModel)
+  }
+
+  /// Whether the machine has terminated: a final state was entered, or a terminating transition
+  /// was taken. A terminated machine rejects every event.
+  public var isStateMachineTerminated: Bool {
+    stateMachineDefinition.isTerminated(_$stateMachineModel)
+  }
+
+  /// Puts the machine into `state` without running any callback, e.g. when loading a saved model.
+  ///
+  /// - Throws: ``StateMachineError/unknownState(_:)`` if `state` is not a state of the machine;
+  ///   the current state is then unchanged.
+  public func restoreState(_ state: String) throws(StateMachineError) {
+    try stateMachineDefinition.restore(state, on: _$stateMachineModel)
+  }
+}
