@@ -1,0 +1,170 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// A generated member and the name it comes from.
+struct GeneratedName {
+  /// `state` or `event`.
+  let kind: String
+  /// The state or event name as written.
+  let name: String
+  /// The identifier derived from it (`inProgress`).
+  let identifier: String
+  /// The members it generates (`isInProgress`, or `activate`, `canActivate`).
+  let members: [String]
+  let node: ExprSyntax
+}
+
+/// Checks a parsed definition (SEMANTICS.md, Names and Definition) and says which members to
+/// generate. Every problem becomes a diagnostic anchored on the offending literal.
+struct DefinitionChecker {
+  let definition: ParsedDefinition
+  let machineClass: MachineClass
+  let closure: ClosureExprSyntax
+  private(set) var diagnostics: [Diagnostic] = []
+  private(set) var states: [GeneratedName] = []
+  private(set) var events: [GeneratedName] = []
+
+  init(definition: ParsedDefinition, machineClass: MachineClass, closure: ClosureExprSyntax) {
+    self.definition = definition
+    self.machineClass = machineClass
+    self.closure = closure
+    checkLiterals()
+    checkReferences()
+    states = definition.uniqueStates.compactMap { name("state", $0) { ["is" + NameRules.capitalized($0)] } }
+    events = definition.uniqueEvents.compactMap { name("event", $0) { [$0, "can" + NameRules.capitalized($0)] } }
+    checkClashes()
+  }
+
+  /// Empty names and names the macro cannot read.
+  private mutating func checkLiterals() {
+    for (kind, occurrences) in [("state", definition.stateDeclarations), ("event", definition.eventDeclarations)] {
+      for occurrence in occurrences {
+        if occurrence.value == nil {
+          diagnostics.append(Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.nonLiteralName(kind: kind)))
+        } else if occurrence.value == "" {
+          diagnostics.append(
+            Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.emptyName(kind: kind, context: occurrence.context)))
+        }
+      }
+    }
+  }
+
+  /// Transitions and callbacks that name undeclared states or events.
+  private mutating func checkReferences() {
+    let declaredStates = definition.uniqueStates.compactMap(\.value)
+    let declaredEvents = definition.uniqueEvents.compactMap(\.value)
+    if !definition.hasDynamicStates {
+      for reference in definition.stateReferences {
+        guard let value = reference.value, !declaredStates.contains(value) else { continue }
+        if value.isEmpty {
+          diagnostics.append(Diagnostic(node: reference.node, message: StateMachineDiagnostic.emptyName(kind: "state", context: reference.context)))
+          continue
+        }
+        let fixIt =
+          NameRules.closest(to: value, among: declaredStates).map { replace(reference.node, with: $0) }
+          ?? declareState(value)
+        diagnostics.append(
+          Diagnostic(
+            node: reference.node, message: StateMachineDiagnostic.undeclaredState(value, context: reference.context),
+            fixIts: [fixIt]))
+      }
+    }
+    if !definition.hasDynamicEvents {
+      for reference in definition.eventReferences {
+        guard let value = reference.value, !declaredEvents.contains(value) else { continue }
+        if value.isEmpty {
+          diagnostics.append(Diagnostic(node: reference.node, message: StateMachineDiagnostic.emptyName(kind: "event", context: reference.context)))
+          continue
+        }
+        let fixIts = NameRules.closest(to: value, among: declaredEvents).map { [replace(reference.node, with: $0)] } ?? []
+        diagnostics.append(
+          Diagnostic(
+            node: reference.node, message: StateMachineDiagnostic.undeclaredEvent(value, context: reference.context),
+            fixIts: fixIts))
+      }
+    }
+  }
+
+  /// The generated name of a declared state or event, or `nil` (with a diagnostic) if it has none.
+  private mutating func name(
+    _ kind: String, _ occurrence: NameOccurrence, members: (String) -> [String]
+  ) -> GeneratedName? {
+    guard let value = occurrence.value, !value.isEmpty else { return nil }
+    guard let identifier = NameRules.identifier(for: value) else {
+      diagnostics.append(Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.invalidIdentifier(kind: kind, name: value)))
+      return nil
+    }
+    if kind == "event", NameRules.keywords.contains(identifier) {
+      diagnostics.append(
+        Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.keyword(kind: kind, name: value, identifier: identifier)))
+      return nil
+    }
+    return GeneratedName(kind: kind, name: value, identifier: identifier, members: members(identifier), node: occurrence.node)
+  }
+
+  /// Two names generating one member, or a generated member the class already declares.
+  private mutating func checkClashes() {
+    let declared = machineClass.declaredMembers.filter { $0.key != definition.propertyName }
+    if let userState = declared["state"] {
+      diagnostics.append(
+        Diagnostic(
+          node: userState,
+          message: StateMachineDiagnostic.clashesWithMember(member: "state", origin: "the current state", className: machineClass.name),
+          fixIts: [removeMember(userState)]))
+    }
+    var owners: [String: GeneratedName] = [:]
+    var clashing: Set<String> = []
+    for generated in states + events {
+      for member in generated.members {
+        if let owner = owners[member] {
+          diagnostics.append(
+            Diagnostic(
+              node: generated.node,
+              message: StateMachineDiagnostic.sameIdentifier(
+                kind: generated.kind, name: generated.name, otherKind: owner.kind, other: owner.name, identifier: member),
+              notes: [Note(node: Syntax(owner.node), message: StateMachineNote.firstUseHere(owner.name))]))
+          clashing.insert(generated.name)
+        } else if let existing = declared[member] {
+          diagnostics.append(
+            Diagnostic(
+              node: generated.node,
+              message: StateMachineDiagnostic.clashesWithMember(
+                member: member, origin: "\(generated.kind) '\(generated.name)'", className: machineClass.name),
+              notes: [Note(node: Syntax(existing), message: StateMachineNote.declaredHere(member))]))
+          clashing.insert(generated.name)
+        } else {
+          owners[member] = generated
+        }
+      }
+    }
+    states.removeAll { clashing.contains($0.name) }
+    events.removeAll { clashing.contains($0.name) }
+  }
+
+  // MARK: Fix-its
+
+  private func replace(_ node: ExprSyntax, with name: String) -> FixIt {
+    FixIt(
+      message: StateMachineFixIt.replaceName(name),
+      changes: [.replace(oldNode: Syntax(node), newNode: Syntax(StringLiteralExprSyntax(content: name).with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia)))])
+  }
+
+  /// Inserts `sm.addState("name")` as the definition closure's first statement.
+  private func declareState(_ name: String) -> FixIt {
+    let builder = DefinitionLocator.builderName(of: closure)
+    let indentation = closure.statements.first?.leadingTrivia ?? .newline
+    let statement: CodeBlockItemSyntax = "\(raw: builder).addState(\(literal: name))"
+    var statements = Array(closure.statements)
+    statements.insert(statement.with(\.leadingTrivia, indentation), at: 0)
+    return FixIt(
+      message: StateMachineFixIt.declareState(name),
+      changes: [.replace(oldNode: Syntax(closure.statements), newNode: Syntax(CodeBlockItemListSyntax(statements)))])
+  }
+
+  private func removeMember(_ member: DeclSyntax) -> FixIt {
+    let remaining = machineClass.declaration.memberBlock.members.filter { $0.decl.id != member.id }
+    return FixIt(
+      message: StateMachineFixIt.removeMember("state"),
+      changes: [.replace(oldNode: Syntax(machineClass.declaration.memberBlock.members), newNode: Syntax(MemberBlockItemListSyntax(Array(remaining))))])
+  }
+}

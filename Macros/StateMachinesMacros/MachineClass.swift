@@ -1,0 +1,68 @@
+import SwiftSyntax
+
+/// What the macro needs to know about the annotated class.
+struct MachineClass {
+  let declaration: ClassDeclSyntax
+  /// The class's simple name, usable inside its body (also for nested classes).
+  let name: String
+  /// The modifier generated members get: `public `, `package ` or nothing.
+  let accessModifier: String
+  let isFinal: Bool
+  /// Declares `Sendable` (checked or `@unchecked`) in its inheritance clause: gets a lock.
+  let declaresSendable: Bool
+  /// The global actor it is isolated to (`MainActor`), if any: members and conformance follow it.
+  let globalActor: String?
+
+  init(_ declaration: ClassDeclSyntax) {
+    self.declaration = declaration
+    name = declaration.name.text
+    let modifiers = declaration.modifiers.map(\.name.tokenKind)
+    if modifiers.contains(.keyword(.public)) || modifiers.contains(.keyword(.open)) {
+      accessModifier = "public "
+    } else if modifiers.contains(.keyword(.package)) {
+      accessModifier = "package "
+    } else {
+      accessModifier = ""
+    }
+    isFinal = modifiers.contains(.keyword(.final))
+    declaresSendable =
+      declaration.inheritanceClause?.inheritedTypes.contains { inherited in
+        Self.baseName(of: inherited.type) == "Sendable"
+      } ?? false
+    globalActor = declaration.attributes.lazy.compactMap { element -> String? in
+      guard case .attribute(let attribute) = element,
+        let name = Self.baseName(of: attribute.attributeName), name.hasSuffix("Actor")
+      else { return nil }
+      return attribute.attributeName.trimmedDescription
+    }.first
+  }
+
+  /// Whether events are serialised by a lock: a `Sendable` class not isolated to an actor.
+  var needsLock: Bool { declaresSendable && globalActor == nil }
+
+  /// Names the class declares itself (functions, properties, types), with their declarations.
+  var declaredMembers: [String: DeclSyntax] {
+    var names: [String: DeclSyntax] = [:]
+    for member in declaration.memberBlock.members {
+      let decl = member.decl
+      if let function = decl.as(FunctionDeclSyntax.self) {
+        names[function.name.text] = decl
+      } else if let variable = decl.as(VariableDeclSyntax.self) {
+        for binding in variable.bindings {
+          if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) {
+            names[identifier.identifier.text] = decl
+          }
+        }
+      }
+    }
+    return names
+  }
+
+  /// `Sendable` for `Sendable`, `@unchecked Sendable` and `Swift.Sendable`.
+  static func baseName(of type: TypeSyntax) -> String? {
+    if let attributed = type.as(AttributedTypeSyntax.self) { return baseName(of: attributed.baseType) }
+    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+    if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
+    return nil
+  }
+}

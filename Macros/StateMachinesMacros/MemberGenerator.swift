@@ -1,0 +1,95 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// Writes the members `@StateMachine` adds to a class.
+///
+/// Generated code names everything fully (`StateMachines.…`) and reaches the definition through
+/// the class's own name, so it works in nested, non-final and actor-isolated classes alike.
+struct MemberGenerator {
+  let machineClass: MachineClass
+  let definitionProperty: String
+
+  /// `Subscription.stateMachine`
+  private var definition: String { "\(machineClass.name).\(definitionProperty)" }
+
+  /// Access level, plus `final` in a non-final class so that subclasses cannot override members
+  /// the runtime relies on.
+  private var modifiers: String { machineClass.accessModifier + (machineClass.isFinal ? "" : "final ") }
+
+  func members(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
+    var members = storageMembers()
+    for event in events { members += eventMembers(event) }
+    for state in states { members += stateMembers(state) }
+    return members
+  }
+
+  private func storageMembers() -> [DeclSyntax] {
+    let name = machineClass.name
+    var members: [DeclSyntax] = [
+      """
+      /// The current state of the state machine.
+      \(raw: modifiers)var state: String {
+        \(raw: definition).currentState(of: self)
+      }
+      """,
+      """
+      \(raw: modifiers)var stateMachineDefinition: StateMachines.StateMachineDefinition<\(raw: name)> {
+        \(raw: definition)
+      }
+      """,
+      "\(raw: modifiers)var _$stateMachineModel: \(raw: name) { self }",
+    ]
+    if machineClass.needsLock {
+      members += [
+        "\(raw: modifiers)nonisolated(unsafe) var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))",
+        "private let _$stateMachineLockStorage = StateMachines.StateMachineLock()",
+        "\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { _$stateMachineLockStorage }",
+      ]
+    } else {
+      members += [
+        "\(raw: modifiers)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))",
+        "\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { nil }",
+      ]
+    }
+    return members
+  }
+
+  private func eventMembers(_ event: GeneratedName) -> [DeclSyntax] {
+    let id = "\(machineClass.name)._$event_\(event.identifier)"
+    return [
+      "private static let _$event_\(raw: event.identifier) = \(raw: definition).eventID(\(literal: event.name))",
+      """
+      /// Fires event \(literal: event.name). Returns whether a transition happened.
+      @discardableResult
+      \(raw: modifiers)func \(raw: event.identifier)() -> Bool {
+        \(raw: definition).fire(\(raw: id), on: self)
+      }
+      """,
+      """
+      /// Fires event \(literal: event.name) with a payload that callbacks, guards and actions receive.
+      @discardableResult
+      \(raw: modifiers)func \(raw: event.identifier)(with payload: Any) -> Bool {
+        \(raw: definition).fire(\(raw: id), payload: payload, on: self)
+      }
+      """,
+      """
+      /// Whether event \(literal: event.name) would take a transition now.
+      \(raw: modifiers)var can\(raw: NameRules.capitalized(event.identifier)): Bool {
+        \(raw: definition).can(\(raw: id), on: self)
+      }
+      """,
+    ]
+  }
+
+  private func stateMembers(_ state: GeneratedName) -> [DeclSyntax] {
+    [
+      "private static let _$state_\(raw: state.identifier) = \(raw: definition).stateID(\(literal: state.name))",
+      """
+      /// Whether the machine is in state \(literal: state.name).
+      \(raw: modifiers)var is\(raw: NameRules.capitalized(state.identifier)): Bool {
+        \(raw: definition).isInState(\(raw: machineClass.name)._$state_\(raw: state.identifier), on: self)
+      }
+      """,
+    ]
+  }
+}

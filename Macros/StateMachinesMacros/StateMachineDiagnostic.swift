@@ -1,0 +1,115 @@
+import SwiftDiagnostics
+
+/// The errors and warnings `@StateMachine` reports.
+enum StateMachineDiagnostic: DiagnosticMessage {
+  case notAClass(kind: String, name: String)
+  case missingDefinition(className: String)
+  case multipleDefinitions(className: String)
+  case undeclaredState(String, context: String)
+  case undeclaredEvent(String, context: String)
+  case emptyName(kind: String, context: String)
+  case invalidIdentifier(kind: String, name: String)
+  case keyword(kind: String, name: String, identifier: String)
+  case sameIdentifier(kind: String, name: String, otherKind: String, other: String, identifier: String)
+  case clashesWithMember(member: String, origin: String, className: String)
+  case nonLiteralName(kind: String)
+
+  var message: String {
+    switch self {
+    case .notAClass(let kind, let name):
+      return "'@StateMachine' cannot be applied to \(kind) type '\(name)'"
+    case .missingDefinition(let className):
+      return "'@StateMachine' class '\(className)' has no 'static let' of type 'StateMachineDefinition<\(className)>'"
+    case .multipleDefinitions(let className):
+      return "'@StateMachine' class '\(className)' has more than one 'StateMachineDefinition'"
+    case .undeclaredState(let name, let context):
+      return "\(context) names undeclared state '\(name)'"
+    case .undeclaredEvent(let name, let context):
+      return "\(context) names undeclared event '\(name)'; events are declared by 'when'"
+    case .emptyName(let kind, let context):
+      return "\(kind) name in \(context) is empty"
+    case .invalidIdentifier(let kind, let name):
+      return "\(kind) name '\(name)' cannot form a Swift identifier; use letters, digits, '_', '-' or spaces, starting with a letter"
+    case .keyword(let kind, let name, let identifier):
+      return "\(kind) '\(name)' would generate a member named '\(identifier)', which is a Swift keyword"
+    case .sameIdentifier(let kind, let name, let otherKind, let other, let identifier):
+      return "\(kind) '\(name)' and \(otherKind) '\(other)' both generate '\(identifier)'"
+    case .clashesWithMember(let member, let origin, let className):
+      return "'@StateMachine' generates '\(member)' for \(origin), but '\(className)' already declares it"
+    case .nonLiteralName(let kind):
+      return "\(kind) name is not a string literal: no member is generated for it; it works through 'fire(_:)' and is checked when the definition is built"
+    }
+  }
+
+  var diagnosticID: MessageID {
+    let id: String
+    switch self {
+    case .notAClass: id = "notAClass"
+    case .missingDefinition: id = "missingDefinition"
+    case .multipleDefinitions: id = "multipleDefinitions"
+    case .undeclaredState: id = "undeclaredState"
+    case .undeclaredEvent: id = "undeclaredEvent"
+    case .emptyName: id = "emptyName"
+    case .invalidIdentifier: id = "invalidIdentifier"
+    case .keyword: id = "keyword"
+    case .sameIdentifier: id = "sameIdentifier"
+    case .clashesWithMember: id = "clashesWithMember"
+    case .nonLiteralName: id = "nonLiteralName"
+    }
+    return MessageID(domain: "StateMachines", id: id)
+  }
+
+  var severity: DiagnosticSeverity {
+    if case .nonLiteralName = self { return .warning }
+    return .error
+  }
+}
+
+/// Notes that point at the other side of a conflict.
+enum StateMachineNote: NoteMessage {
+  case declaredHere(String)
+  case firstUseHere(String)
+
+  var message: String {
+    switch self {
+    case .declaredHere(let what): return "'\(what)' declared here"
+    case .firstUseHere(let what): return "'\(what)' comes from here"
+    }
+  }
+
+  var noteID: MessageID {
+    switch self {
+    case .declaredHere: return MessageID(domain: "StateMachines", id: "declaredHere")
+    case .firstUseHere: return MessageID(domain: "StateMachines", id: "firstUseHere")
+    }
+  }
+}
+
+/// The fix-its `@StateMachine` offers.
+enum StateMachineFixIt: FixItMessage {
+  case useClass(kind: String)
+  case insertDefinition
+  case replaceName(String)
+  case declareState(String)
+  case removeMember(String)
+
+  var message: String {
+    switch self {
+    case .useClass(let kind): return "change '\(kind)' to 'final class'"
+    case .insertDefinition: return "add a state machine definition"
+    case .replaceName(let name): return "use '\(name)'"
+    case .declareState(let name): return "add state '\(name)'"
+    case .removeMember(let name): return "remove '\(name)'; '@StateMachine' generates it"
+    }
+  }
+
+  var fixItID: MessageID {
+    switch self {
+    case .useClass: return MessageID(domain: "StateMachines", id: "useClass")
+    case .insertDefinition: return MessageID(domain: "StateMachines", id: "insertDefinition")
+    case .replaceName: return MessageID(domain: "StateMachines", id: "replaceName")
+    case .declareState: return MessageID(domain: "StateMachines", id: "declareState")
+    case .removeMember: return MessageID(domain: "StateMachines", id: "removeMember")
+    }
+  }
+}
