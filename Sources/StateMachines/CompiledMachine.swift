@@ -1,3 +1,5 @@
+import Foundation
+
 /// A validated definition as tables indexed by small integers: what the runtime reads on every
 /// event. Built once per definition by ``init(_:)``.
 @usableFromInline
@@ -16,6 +18,15 @@ struct CompiledMachine<Model> {
     @usableFromInline let terminates: Bool
     @usableFromInline let guardBody: Guard?
     @usableFromInline let action: Callback?
+  }
+
+  /// Something that fires an event by itself while the machine is in a state: a timeout or a
+  /// notification.
+  @usableFromInline
+  struct Trigger {
+    @usableFromInline let event: Int32
+    @usableFromInline let timeout: Duration?
+    @usableFromInline let notification: Notification.Name?
   }
 
   /// The value of a slot in ``fastSlots`` that has no transition.
@@ -41,6 +52,11 @@ struct CompiledMachine<Model> {
   @usableFromInline let exitActions: [[Callback]]
   @usableFromInline let isFinal: [Bool]
   @usableFromInline let observers: [Observer]
+  /// Per state: the timeouts and notifications armed while in it.
+  @usableFromInline let triggers: [[Trigger]]
+  @usableFromInline let log: StateMachineLog?
+  @usableFromInline let clock: any Clock<Duration>
+  @usableFromInline let notificationCenter: NotificationCenter
 
   /// An empty machine that rejects everything (the tables of an invalid definition).
   init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
@@ -59,6 +75,10 @@ struct CompiledMachine<Model> {
     exitActions = Array(repeating: [], count: states.count)
     isFinal = Array(repeating: false, count: states.count)
     observers = []
+    triggers = Array(repeating: [], count: states.count)
+    log = nil
+    clock = ContinuousClock()
+    notificationCenter = .default
   }
 
   /// Validates `builder` (SEMANTICS.md, Definition) and compiles it.
@@ -92,6 +112,17 @@ struct CompiledMachine<Model> {
     for state in builder.finalStates { isFinal[Int(stateIndexByName[state]!)] = true }
     self.isFinal = isFinal
     observers = builder.observers
+    log = builder.log
+    clock = builder.clock
+    notificationCenter = builder.notificationCenter
+    var triggers = [[Trigger]](repeating: [], count: states.count)
+    for spec in builder.transitions where spec.timeout != nil || spec.notification != nil {
+      for from in spec.from ?? [] {
+        triggers[Int(stateIndexByName[from]!)].append(
+          Trigger(event: eventIndexByName[spec.event]!, timeout: spec.timeout, notification: spec.notification))
+      }
+    }
+    self.triggers = triggers
 
     // One slot per (state, event): its candidates, specific from-states before wildcards.
     var starts: [Int32] = [0]
@@ -115,7 +146,9 @@ struct CompiledMachine<Model> {
         fastSlots.append(
           Self.fastSlot(
             slot, from: from, event: eventIndex, before: beforeCallbacks, after: afterCallbacks,
-            entry: entryActions, exit: exitActions, isFinal: isFinal, observers: observers))
+            entry: entryActions, exit: exitActions, isFinal: isFinal,
+            needsFullStep: !observers.isEmpty || builder.log != nil || !triggers[Int(from)].isEmpty
+              || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }))
         candidates += slot
         starts.append(Int32(candidates.count))
       }
@@ -128,7 +161,7 @@ struct CompiledMachine<Model> {
   /// The fast-path value of a slot: its target when taking it runs no code at all.
   private static func fastSlot(
     _ slot: [Candidate], from: Int32, event: Int, before: [[Callback]], after: [[Callback]],
-    entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool], observers: [Observer]
+    entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool], needsFullStep: Bool
   ) -> Int32 {
     guard let only = slot.first else { return noTransition }
     let target = only.target
@@ -137,7 +170,7 @@ struct CompiledMachine<Model> {
     let isPlain =
       slot.count == 1 && only.guardBody == nil && only.action == nil && !only.terminates
       && target >= 0 && !isFinal[Int(target)] && before[event].isEmpty && after[event].isEmpty
-      && !runsStateActions && observers.isEmpty
+      && !runsStateActions && !needsFullStep
     return isPlain ? target : fullStep
   }
 
@@ -157,6 +190,9 @@ struct CompiledMachine<Model> {
       let context = "transition '\(transition.event)'"
       for from in transition.from ?? [] { try state(from, context) }
       if let to = transition.to { try state(to, context) }
+      if let timeout = transition.timeout, timeout < .zero {
+        throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
+      }
       if transition.isInternal, let to = transition.to, transition.from != [to] {
         throw .internalTransitionChangesState(event: transition.event)
       }

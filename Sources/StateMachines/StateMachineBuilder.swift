@@ -1,3 +1,5 @@
+import Foundation
+
 /// The DSL that describes a state machine, handed to ``StateMachineDefinition/init(_:)``.
 ///
 /// Mirrors LSStateMachine: `initialState`, `addState`, `when(_:transitionFrom:to:)`, `before`,
@@ -19,6 +21,10 @@ public final class StateMachineBuilder<Model> {
     let terminates: Bool
     let guardBody: Guard?
     let action: Callback?
+    /// Fires the event automatically this long after entering a from-state.
+    var timeout: Duration? = nil
+    /// Fires the event when this notification is posted while in a from-state.
+    var notification: Notification.Name? = nil
   }
 
   struct NamedCallback {
@@ -37,6 +43,22 @@ public final class StateMachineBuilder<Model> {
     didSet {
       if let initialState { addState(initialState) }
     }
+  }
+
+  /// The clock that times ``when(_:transitionFrom:to:after:if:action:)`` timeouts. Inject a
+  /// ``ManualClock`` to test them without sleeping.
+  public var clock: any Clock<Duration> = ContinuousClock()
+
+  /// The center that ``when(_:transitionFrom:to:onNotification:if:action:)`` observes.
+  public var notificationCenter: NotificationCenter = .default
+
+  /// Where the verbose trace goes; `nil` (the default) traces nothing. See ``StateMachineLog``.
+  public var log: StateMachineLog?
+
+  /// Turns the verbose trace on, written to standard error (motion-state-machine's `verbose`).
+  public var verbose: Bool {
+    get { log != nil }
+    set { log = newValue ? .standardError : nil }
   }
 
   private(set) var states: [String] = []
@@ -120,6 +142,36 @@ public final class StateMachineBuilder<Model> {
     action: @escaping Callback
   ) {
     addTransition(event, from: from, to: to, isInternal, nil, action)
+  }
+
+  /// Declares a transition that fires by itself when the machine has been in `from` for
+  /// `timeout` (motion-state-machine's `transition_to :x, after: 20`). The timer is armed on entry
+  /// to `from` and cancelled on exit; the event can also be fired by name.
+  ///
+  /// Timeouts arrive from a timer task: the class must be isolated to a global actor
+  /// (`@MainActor`) or declare `Sendable`, so the event can be delivered safely.
+  public func when(
+    _ event: String, transitionFrom from: String, to: String, after timeout: Duration,
+    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
+  ) {
+    var spec = makeSpec(event, from: [from], to: to, false, guardBody(`guard`), callback(action))
+    spec.timeout = timeout
+    transitions.append(spec)
+  }
+
+  /// Declares a transition that fires when `notification` is posted while the machine is in
+  /// `from` (motion-state-machine's `on_notification:`). The observer is added on entry to `from`
+  /// and removed on exit, or when the object goes away; it does not keep the object alive.
+  ///
+  /// Like timeouts, notifications need a class isolated to a global actor or declaring `Sendable`.
+  public func when(
+    _ event: String, transitionFrom from: String, to: String,
+    onNotification notification: Notification.Name,
+    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
+  ) {
+    var spec = makeSpec(event, from: [from], to: to, false, guardBody(`guard`), callback(action))
+    spec.notification = notification
+    transitions.append(spec)
   }
 
   /// Declares a wildcard transition: `event` moves the machine from any state to `to`.
@@ -206,13 +258,20 @@ public final class StateMachineBuilder<Model> {
     _ event: String, from: [String]?, to: String, _ isInternal: Bool,
     _ guardBody: Guard?, _ action: Callback?
   ) {
-    let spec = TransitionSpec(
-      event: event, from: from, to: to, isInternal: isInternal, terminates: false,
-      guardBody: guardBody, action: action)
+    let spec = makeSpec(event, from: from, to: to, isInternal, guardBody, action)
     if guardBody == nil, action == nil, transitions.contains(where: { $0.isSamePlainTransition(as: spec) }) {
       return
     }
     transitions.append(spec)
+  }
+
+  private func makeSpec(
+    _ event: String, from: [String]?, to: String, _ isInternal: Bool,
+    _ guardBody: Guard?, _ action: Callback?
+  ) -> TransitionSpec {
+    TransitionSpec(
+      event: event, from: from, to: to, isInternal: isInternal, terminates: false,
+      guardBody: guardBody, action: action)
   }
 
   private func guardBody(_ body: ((Model) throws -> Bool)?) -> Guard? {
@@ -229,5 +288,6 @@ extension StateMachineBuilder.TransitionSpec {
   func isSamePlainTransition(as other: Self) -> Bool {
     guardBody == nil && action == nil && event == other.event && from == other.from
       && to == other.to && isInternal == other.isInternal && terminates == other.terminates
+      && timeout == nil && notification == nil && other.timeout == nil && other.notification == nil
   }
 }

@@ -43,7 +43,9 @@ extension StateMachineDefinition {
       {
         let target = fastSlot(model._$stateMachineStorage.stateIndex, event.index)
         if target >= 0 {
+          model._$stateMachineWillChangeState()
           model._$stateMachineStorage.stateIndex = target
+          model._$stateMachineDidChangeState()
           return true
         }
         if target == CompiledMachine<Model>.noTransition { return false }
@@ -107,8 +109,12 @@ extension StateMachineDefinition {
   public func restore(_ state: String, on model: Model) throws(StateMachineError) {
     guard let index = compiled.stateIndexByName[state] else { throw .unknownState(state) }
     withLock(model) {
+      disarm(model)
+      model._$stateMachineWillChangeState()
       model._$stateMachineStorage.stateIndex = index
       model._$stateMachineStorage.isTerminated = compiled.isFinal[Int(index)]
+      model._$stateMachineDidChangeState()
+      arm(index, model)
     }
   }
 
@@ -136,13 +142,34 @@ extension StateMachineDefinition {
       return .queued
     }
     model._$stateMachineStorage.isBusy = true
-    let outcome = step(event, payload, model)
-    while !model._$stateMachineStorage.queue.isEmpty {
-      let next = model._$stateMachineStorage.queue.removeFirst()
-      _ = step(next.event, next.payload, model)
+    let outcome: StepOutcome
+    if let log = compiled.log {
+      let start = ContinuousClock.now
+      outcome = step(event, payload, model)
+      log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
+    } else {
+      outcome = step(event, payload, model)
     }
+    drainQueue(model)
     model._$stateMachineStorage.isBusy = false
     return outcome
+  }
+
+  /// Runs the queued events, each as its own step. Errors of queued events go to the log.
+  @inlinable
+  func drainQueue(_ model: Model) {
+    while !model._$stateMachineStorage.queue.isEmpty {
+      let next = model._$stateMachineStorage.queue.removeFirst()
+      if case .failed(let error, _) = step(next.event, next.payload, model) {
+        trace("queued event '\(eventName(next.event))' failed: \(error)")
+      }
+    }
+  }
+
+  /// Writes a line to the verbose log, if there is one.
+  @inlinable
+  func trace(_ message: @autoclosure () -> String) {
+    if let log = compiled.log { log.write("[\(Model.self)] " + message()) }
   }
 
   /// The first candidate of (`from`, `event`) whose guard passes; `nil` if every guard failed.
@@ -160,7 +187,9 @@ extension StateMachineDefinition {
       let transition = Transition(
         event: compiled.events[Int(event)], from: compiled.states[Int(from)],
         to: compiled.states[Int(to)], payload: payload)
-      if try guardBody(model, transition) { return candidate }
+      let passed = try guardBody(model, transition)
+      trace("guard of '\(transition.event)' to '\(transition.to)': \(passed)")
+      if passed { return candidate }
     }
     return nil
   }
@@ -170,25 +199,24 @@ extension StateMachineDefinition {
   func step(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
     let from = model._$stateMachineStorage.stateIndex
     let eventName = compiled.events[Int(event)]
+    trace("event '\(eventName)' in state '\(stateName(from))'")
     // 1. A terminated machine rejects everything.
-    if let definitionError { return .rejected(.invalidDefinition(definitionError)) }
+    if let definitionError { return rejected(.invalidDefinition(definitionError)) }
     if model._$stateMachineStorage.isTerminated {
-      return .rejected(.terminated(event: eventName, state: stateName(from)))
+      return rejected(.terminated(event: eventName, state: stateName(from)))
     }
     // 2. Select the transition.
     if fastSlot(from, event) == CompiledMachine<Model>.noTransition {
-      return .rejected(.noTransition(event: eventName, state: stateName(from)))
+      return rejected(.noTransition(event: eventName, state: stateName(from)))
     }
     let selected: CompiledMachine<Model>.Candidate
     do {
       guard let candidate = try selectCandidate(event, from: from, payload: payload, model) else {
-        return .rejected(.guardsFailed(event: eventName, state: stateName(from)))
+        return rejected(.guardsFailed(event: eventName, state: stateName(from)))
       }
       selected = candidate
     } catch {
-      return .failed(
-        .callbackFailed(event: eventName, transitionHappened: false, underlying: error),
-        transitionHappened: false)
+      return failed(eventName, transitionHappened: false, error)
     }
     let to = selected.target >= 0 ? selected.target : from
     let isExternal = !selected.isInternal
@@ -199,23 +227,30 @@ extension StateMachineDefinition {
     do {
       for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, transition) }
       if isExternal {
+        if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(transition.from)'") }
         for action in compiled.exitActions[Int(from)] { try action(model, transition) }
       }
       try selected.action?(model, transition)
     } catch {
-      return .failed(
-        .callbackFailed(event: eventName, transitionHappened: false, underlying: error),
-        transitionHappened: false)
+      return failed(eventName, transitionHappened: false, error)
     }
-    // 6. The state is written.
+    // 6. The state is written; the old state's triggers are disarmed, the new one's armed.
+    model._$stateMachineWillChangeState()
     model._$stateMachineStorage.stateIndex = to
     if selected.terminates || compiled.isFinal[Int(to)] {
       model._$stateMachineStorage.isTerminated = true
+    }
+    model._$stateMachineDidChangeState()
+    trace("transition '\(transition.from)' -> '\(transition.to)' on '\(eventName)'")
+    if isExternal {
+      disarm(model)
+      if !model._$stateMachineStorage.isTerminated { arm(to, model) }
     }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
     var failure: (any Error)?
     do {
       if isExternal {
+        if !compiled.entryActions[Int(to)].isEmpty { trace("entry '\(transition.to)'") }
         for action in compiled.entryActions[Int(to)] {
           if let next = try action(model, transition) { try enqueue(next, model) }
         }
@@ -225,12 +260,24 @@ extension StateMachineDefinition {
       failure = error
     }
     for observer in compiled.observers { observer(model, transition) }
-    if let failure {
-      return .failed(
-        .callbackFailed(event: eventName, transitionHappened: true, underlying: failure),
-        transitionHappened: true)
+    if let extras = model._$stateMachineStorage.extras {
+      publish(CompletedTransition(from: transition.from, event: eventName, to: transition.to), to: extras)
     }
+    if let failure { return failed(eventName, transitionHappened: true, failure) }
     return .accepted
+  }
+
+  @inlinable
+  func rejected(_ error: StateMachineError) -> StepOutcome {
+    trace("rejected: \(error)")
+    return .rejected(error)
+  }
+
+  @inlinable
+  func failed(_ event: String, transitionHappened: Bool, _ error: any Error) -> StepOutcome {
+    let failure = StateMachineError.callbackFailed(event: event, transitionHappened: transitionHappened, underlying: error)
+    trace("failed: \(failure)")
+    return .failed(failure, transitionHappened: transitionHappened)
   }
 
   /// Queues the event an entry action asked for.

@@ -21,6 +21,22 @@ public protocol StateMachineObject: AnyObject {
 
   /// The lock that serialises events, or `nil` for an object that is not shared between threads.
   var _$stateMachineLock: StateMachineLock? { get }
+
+  /// The global actor the object is isolated to, where timeouts and notifications deliver their
+  /// events; `nil` for an object that is not actor-isolated.
+  var _$stateMachineActor: (any Actor)? { get }
+
+  /// Called just before a transition writes the state (Observation's `willSet`).
+  func _$stateMachineWillChangeState()
+
+  /// Called just after a transition wrote the state (Observation's `didSet`).
+  func _$stateMachineDidChangeState()
+}
+
+extension StateMachineObject {
+  public var _$stateMachineActor: (any Actor)? { nil }
+  @inlinable public func _$stateMachineWillChangeState() {}
+  @inlinable public func _$stateMachineDidChangeState() {}
 }
 
 extension StateMachineObject {
@@ -73,7 +89,21 @@ extension StateMachineObject {
     stateMachineDefinition.isTerminated(_$stateMachineModel)
   }
 
+  /// Enters the current state: runs its entry actions and arms its timeouts and notification
+  /// observers. Call it once after creating an object whose initial state has any of these
+  /// (motion-state-machine's `start!`); transitions do it by themselves for every later state.
+  public func startStateMachine() throws(StateMachineError) {
+    try stateMachineDefinition.start(_$stateMachineModel)
+  }
+
+  /// The transitions of this object, as they happen, for Swift concurrency code. Each call makes
+  /// a new stream; it ends when the object goes away.
+  public var stateTransitions: AsyncStream<CompletedTransition> {
+    stateMachineDefinition.transitionStream(of: _$stateMachineModel)
+  }
+
   /// Puts the machine into `state` without running any callback, e.g. when loading a saved model.
+  /// Timeouts and notification observers of the old state are disarmed, those of `state` armed.
   ///
   /// - Throws: ``StateMachineError/unknownState(_:)`` if `state` is not a state of the machine;
   ///   the current state is then unchanged.

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A clock that moves only when told to: inject it into a definition
+/// (``StateMachineBuilder/clock``) to test timeouts without sleeping.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// // sm.clock = clock
+/// clock.advance(by: .seconds(5))   // wakes every sleeper whose deadline has passed
+/// ```
+public final class ManualClock: Clock, @unchecked Sendable {
+  /// A point in manual time: the duration since the clock was created.
+  public struct Instant: InstantProtocol {
+    /// Time since the clock's start.
+    public var offset: Duration
+
+    public init(offset: Duration) { self.offset = offset }
+    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private struct Sleeper {
+    let id: UInt64
+    let deadline: Instant
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private let lock = NSLock()
+  private var current = Instant(offset: .zero)
+  private var sleepers: [Sleeper] = []
+  private var cancelled: Set<UInt64> = []
+  private var nextID: UInt64 = 0
+
+  /// Creates a clock at offset zero.
+  public init() {}
+
+  public var now: Instant { lock.withLock { current } }
+
+  public var minimumResolution: Duration { .zero }
+
+  /// The number of tasks sleeping on this clock.
+  public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    let id = lock.withLock {
+      nextID += 1
+      return nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let outcome: Result<Void, any Error>? = lock.withLock {
+          if cancelled.remove(id) != nil { return .failure(CancellationError()) }
+          if deadline <= current { return .success(()) }
+          sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+          return nil
+        }
+        if let outcome { continuation.resume(with: outcome) }
+      }
+    } onCancel: {
+      let sleeper: Sleeper? = lock.withLock {
+        guard let index = sleepers.firstIndex(where: { $0.id == id }) else {
+          cancelled.insert(id)
+          return nil
+        }
+        return sleepers.remove(at: index)
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves the clock forward and wakes every sleeper whose deadline has passed.
+  public func advance(by duration: Duration) {
+    let due: [Sleeper] = lock.withLock {
+      current = current.advanced(by: duration)
+      let due = sleepers.filter { $0.deadline <= current }
+      sleepers.removeAll { $0.deadline <= current }
+      return due
+    }
+    for sleeper in due { sleeper.continuation.resume() }
+  }
+}
