@@ -37,6 +37,21 @@ struct MachineClass {
     }.first
   }
 
+  /// Declares `Codable`, `Decodable` or `Encodable`: the storage must be codable too.
+  var isCodable: Bool {
+    declaration.inheritanceClause?.inheritedTypes.contains { inherited in
+      ["Codable", "Decodable", "Encodable"].contains(Self.baseName(of: inherited.type))
+    } ?? false
+  }
+
+  /// Has `@Observable`: the generated `state` reports reads and writes to Observation.
+  var isObservable: Bool {
+    declaration.attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      return Self.baseName(of: attribute.attributeName) == "Observable"
+    }
+  }
+
   /// Whether events are serialised by a lock: a `Sendable` class not isolated to an actor.
   var needsLock: Bool { declaresSendable && globalActor == nil }
 

@@ -25,11 +25,13 @@ struct MemberGenerator {
 
   private func storageMembers() -> [DeclSyntax] {
     let name = machineClass.name
+    let observationAccess =
+      machineClass.isObservable ? "_$observationRegistrar.access(self, keyPath: \\.state)\n  return " : ""
     var members: [DeclSyntax] = [
       """
       /// The current state of the state machine.
       \(raw: modifiers)var state: String {
-        \(raw: definition).currentState(of: self)
+        \(raw: observationAccess)\(raw: definition).currentState(of: self)
       }
       """,
       """
@@ -39,16 +41,49 @@ struct MemberGenerator {
       """,
       "\(raw: modifiers)var _$stateMachineModel: \(raw: name) { self }",
     ]
+    // A lock for a Sendable class; `nonisolated(unsafe)` because every access happens under it.
+    let unsafe = machineClass.needsLock ? "nonisolated(unsafe) " : ""
+    if machineClass.isCodable {
+      members += [
+        """
+        \(raw: machineClass.accessModifier)enum _$StateMachineDefinitionProvider: StateMachines.StateMachineDefinitionProvider {
+          \(raw: machineClass.accessModifier)static var definition: StateMachines.StateMachineDefinition<\(raw: name)> { \(raw: definition) }
+        }
+        """,
+        "\(raw: modifiers)\(raw: unsafe)var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()",
+        """
+        \(raw: modifiers)var _$stateMachineStorage: StateMachines.StateMachineStorage {
+          _read { yield _$stateMachineCodableStorage.storage }
+          _modify { yield &_$stateMachineCodableStorage.storage }
+        }
+        """,
+      ]
+    } else {
+      members.append("\(raw: modifiers)\(raw: unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))")
+    }
     if machineClass.needsLock {
       members += [
-        "\(raw: modifiers)nonisolated(unsafe) var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))",
         "private let _$stateMachineLockStorage = StateMachines.StateMachineLock()",
         "\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { _$stateMachineLockStorage }",
       ]
     } else {
+      members.append("\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { nil }")
+    }
+    if let globalActor = machineClass.globalActor {
+      members.append("\(raw: modifiers)var _$stateMachineActor: (any Actor)? { \(raw: globalActor).shared }")
+    }
+    if machineClass.isObservable {
       members += [
-        "\(raw: modifiers)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))",
-        "\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { nil }",
+        """
+        \(raw: modifiers)func _$stateMachineWillChangeState() {
+          _$observationRegistrar.willSet(self, keyPath: \\.state)
+        }
+        """,
+        """
+        \(raw: modifiers)func _$stateMachineDidChangeState() {
+          _$observationRegistrar.didSet(self, keyPath: \\.state)
+        }
+        """,
       ]
     }
     return members

@@ -29,6 +29,20 @@ struct CompiledMachine<Model> {
     @usableFromInline let notification: Notification.Name?
   }
 
+  /// A transition as declared, for diagrams.
+  struct DeclaredTransition {
+    let event: Int32
+    /// `nil` for a wildcard.
+    let from: [Int32]?
+    /// `nil` for a terminating transition that stays.
+    let to: Int32?
+    let isGuarded: Bool
+    let isInternal: Bool
+    let terminates: Bool
+    let timeout: Duration?
+    let notification: Notification.Name?
+  }
+
   /// The value of a slot in ``fastSlots`` that has no transition.
   @usableFromInline static var noTransition: Int32 { -1 }
   /// The value of a slot in ``fastSlots`` that needs the full step (callbacks, guards, …).
@@ -55,6 +69,7 @@ struct CompiledMachine<Model> {
   /// Per state: the timeouts and notifications armed while in it.
   @usableFromInline let triggers: [[Trigger]]
   @usableFromInline let log: StateMachineLog?
+  let declaredTransitions: [DeclaredTransition]
   @usableFromInline let clock: any Clock<Duration>
   @usableFromInline let notificationCenter: NotificationCenter
 
@@ -76,6 +91,7 @@ struct CompiledMachine<Model> {
     isFinal = Array(repeating: false, count: states.count)
     observers = []
     triggers = Array(repeating: [], count: states.count)
+    declaredTransitions = []
     log = nil
     clock = ContinuousClock()
     notificationCenter = .default
@@ -123,6 +139,13 @@ struct CompiledMachine<Model> {
       }
     }
     self.triggers = triggers
+    declaredTransitions = builder.transitions.map { spec in
+      DeclaredTransition(
+        event: eventIndexByName[spec.event]!, from: spec.from.map { $0.map { stateIndexByName[$0]! } },
+        to: spec.to.map { stateIndexByName[$0]! }, isGuarded: spec.guardBody != nil,
+        isInternal: spec.isInternal, terminates: spec.terminates, timeout: spec.timeout,
+        notification: spec.notification)
+    }
 
     // One slot per (state, event): its candidates, specific from-states before wildcards.
     var starts: [Int32] = [0]

@@ -35,12 +35,7 @@ extension StateMachineDefinition {
     for trigger in triggers {
       let event = trigger.event
       if let timeout = trigger.timeout {
-        let clock = compiled.clock
-        extras.timers.append(
-          Task {
-            do { try await clock.sleep(for: timeout) } catch { return }
-            await delivery.deliver(event)
-          })
+        extras.timers.append(startTimer(on: compiled.clock, after: timeout) { await delivery.deliver(event) })
       }
       if let name = trigger.notification {
         let center = compiled.notificationCenter
@@ -50,6 +45,11 @@ extension StateMachineDefinition {
         extras.observations.append((center, token))
       }
     }
+  }
+
+  /// The timer tasks armed for `model`'s current state (for tests, which await them).
+  func armedTimers(of model: Model) -> [Task<Void, Never>] {
+    withLock(model) { model._$stateMachineStorage.extras?.timers ?? [] }
   }
 
   /// Sends a completed transition to the object's streams.
@@ -126,6 +126,18 @@ final class TriggerDelivery: @unchecked Sendable {
     } else {
       fire(event)
     }
+  }
+}
+
+/// A task that runs `fire` once `clock` reaches now + `timeout`, unless cancelled first. The
+/// deadline is taken now, when the state is entered, not when the task starts running.
+private func startTimer<C: Clock<Duration>>(
+  on clock: C, after timeout: Duration, _ fire: @escaping @Sendable () async -> Void
+) -> Task<Void, Never> {
+  let deadline = clock.now.advanced(by: timeout)
+  return Task {
+    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+    await fire()
   }
 }
 

@@ -1,0 +1,40 @@
+/// A machine object for a definition built at run time, from data no class declares: states and
+/// events come from strings, and the machine is driven through the string-keyed API
+/// (``StateMachineObject/fire(_:payload:)``, ``StateMachineObject/can(_:)``, …).
+///
+/// ```swift
+/// let door = try DynamicStateMachine { sm in
+///   for state in ["closed", "opened"] { sm.addState(state) }
+///   sm.when("open", transitionFrom: "closed", to: "opened")
+/// }
+/// door.fire("open")   // true
+/// ```
+///
+/// Callbacks receive the `DynamicStateMachine`. It is `Sendable`: events from several threads are
+/// serialised by its lock.
+public final class DynamicStateMachine: StateMachineObject, @unchecked Sendable {
+  /// The definition that drives this machine.
+  public let stateMachineDefinition: StateMachineDefinition<DynamicStateMachine>
+  /// Implementation detail: accessed only under ``_$stateMachineLock``.
+  public var _$stateMachineStorage: StateMachineStorage
+  private let lock = StateMachineLock()
+
+  /// A machine in `definition`'s initial state. Several machines may share one definition.
+  public init(_ definition: StateMachineDefinition<DynamicStateMachine>) {
+    stateMachineDefinition = definition
+    _$stateMachineStorage = StateMachineStorage(definition)
+  }
+
+  /// Builds a definition and a machine in its initial state; throws if the definition is invalid.
+  public convenience init(
+    validating build: (StateMachineBuilder<DynamicStateMachine>) -> Void
+  ) throws(DefinitionError) {
+    self.init(try StateMachineDefinition(validating: build))
+  }
+
+  /// The current state.
+  public var state: String { stateMachineDefinition.currentState(of: self) }
+
+  public var _$stateMachineModel: DynamicStateMachine { self }
+  public var _$stateMachineLock: StateMachineLock? { lock }
+}

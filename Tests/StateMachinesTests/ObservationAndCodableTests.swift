@@ -1,0 +1,116 @@
+import Foundation
+import Observation
+import Testing
+
+import StateMachines
+
+@Observable
+@StateMachine
+final class ObservedOrder {
+  var note = ""
+  static let stateMachine = StateMachineDefinition<ObservedOrder> { sm in
+    sm.addState("open")
+    sm.addState("paid")
+    sm.when("pay", transitionFrom: "open", to: "paid")
+    sm.when("refund", transitionFrom: "paid", to: "open")
+  }
+}
+
+@StateMachine
+final class CodableOrder: Codable {
+  var id: Int
+  init(id: Int) { self.id = id }
+  static let stateMachine = StateMachineDefinition<CodableOrder> { sm in
+    sm.addState("open")
+    sm.addState("shipped")
+    sm.addFinalState("closed")
+    sm.when("ship", transitionFrom: "open", to: "shipped")
+    sm.when("close", transitionFrom: "shipped", to: "closed")
+  }
+}
+
+/// A flag set from Observation's `onChange`, which may run on any thread.
+final class ChangeFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func set() { lock.withLock { count += 1 } }
+  var changes: Int { lock.withLock { count } }
+}
+
+@Suite struct ObservationTests {
+  @Test func readingStateIsTrackedAndATransitionNotifies() {
+    let order = ObservedOrder()
+    let flag = ChangeFlag()
+    withObservationTracking {
+      _ = order.state
+    } onChange: {
+      flag.set()
+    }
+    #expect(flag.changes == 0)
+    #expect(order.pay())
+    #expect(flag.changes == 1)
+  }
+
+  @Test func aRejectedEventDoesNotNotify() {
+    let order = ObservedOrder()
+    let flag = ChangeFlag()
+    withObservationTracking {
+      _ = order.isPaid
+    } onChange: {
+      flag.set()
+    }
+    #expect(!order.refund())
+    #expect(flag.changes == 0)
+    #expect(order.pay())
+    #expect(flag.changes == 1)
+  }
+
+  @Test func restoringTheStateNotifies() throws {
+    let order = ObservedOrder()
+    let flag = ChangeFlag()
+    withObservationTracking {
+      _ = order.state
+    } onChange: {
+      flag.set()
+    }
+    try order.restoreState("paid")
+    #expect(flag.changes == 1)
+  }
+}
+
+@Suite struct CodableTests {
+  @Test func encodesTheStateByNameAndDecodesIt() throws {
+    let order = CodableOrder(id: 7)
+    order.ship()
+    let data = try JSONEncoder().encode(order)
+    let json = try #require(String(data: data, encoding: .utf8))
+    #expect(json.contains("\"shipped\""))
+    let decoded = try JSONDecoder().decode(CodableOrder.self, from: data)
+    #expect(decoded.id == 7)
+    #expect(decoded.state == "shipped")
+    #expect(decoded.isShipped)
+    #expect(decoded.close())
+  }
+
+  @Test func decodingAFinalStateRestoresTermination() throws {
+    let order = CodableOrder(id: 1)
+    order.ship()
+    order.close()
+    let decoded = try JSONDecoder().decode(CodableOrder.self, from: JSONEncoder().encode(order))
+    #expect(decoded.isClosed)
+    #expect(decoded.isStateMachineTerminated)
+  }
+
+  @Test func decodingAnUnknownStateFailsWithAClearError() throws {
+    let order = CodableOrder(id: 3)
+    let json = try #require(String(data: JSONEncoder().encode(order), encoding: .utf8))
+    let corrupted = json.replacingOccurrences(of: "\"open\"", with: "\"teleported\"")
+    #expect(corrupted != json)
+    do {
+      _ = try JSONDecoder().decode(CodableOrder.self, from: Data(corrupted.utf8))
+      Issue.record("decoding an unknown state succeeded")
+    } catch let DecodingError.dataCorrupted(context) {
+      #expect(context.debugDescription.contains("'teleported' is not a state"))
+    }
+  }
+}
