@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "StateMachines", targets: ["StateMachines"]),
     .executable(name: "Subscription", targets: ["Subscription"]),
+    .executable(name: "Door", targets: ["Door"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0")
@@ -27,6 +28,7 @@ let package = Package(
     .target(name: "StateMachines", dependencies: ["StateMachinesMacros"]),
     .executableTarget(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
+    .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
     .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines"]),
     .testTarget(
       name: "StateMachinesMacrosTests",

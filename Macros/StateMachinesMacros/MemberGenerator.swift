@@ -16,6 +16,12 @@ struct MemberGenerator {
   /// the runtime relies on.
   private var modifiers: String { machineClass.accessModifier + (machineClass.isFinal ? "" : "final ") }
 
+  /// In an `@Observable` class, reading a query registers an access to `state`, so that views
+  /// re-render when a transition changes it.
+  private var observationAccess: String {
+    machineClass.isObservable ? "_$observationRegistrar.access(self, keyPath: \\.state)\n  return " : ""
+  }
+
   func members(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
     var members = storageMembers()
     for event in events { members += eventMembers(event) }
@@ -25,8 +31,6 @@ struct MemberGenerator {
 
   private func storageMembers() -> [DeclSyntax] {
     let name = machineClass.name
-    let observationAccess =
-      machineClass.isObservable ? "_$observationRegistrar.access(self, keyPath: \\.state)\n  return " : ""
     var members: [DeclSyntax] = [
       """
       /// The current state of the state machine.
@@ -110,7 +114,7 @@ struct MemberGenerator {
       """
       /// Whether event \(literal: event.name) would take a transition now.
       \(raw: modifiers)var can\(raw: NameRules.capitalized(event.identifier)): Bool {
-        \(raw: definition).can(\(raw: id), on: self)
+        \(raw: observationAccess)\(raw: definition).can(\(raw: id), on: self)
       }
       """,
     ]
@@ -122,7 +126,7 @@ struct MemberGenerator {
       """
       /// Whether the machine is in state \(literal: state.name).
       \(raw: modifiers)var is\(raw: NameRules.capitalized(state.identifier)): Bool {
-        \(raw: definition).isInState(\(raw: machineClass.name)._$state_\(raw: state.identifier), on: self)
+        \(raw: observationAccess)\(raw: definition).isInState(\(raw: machineClass.name)._$state_\(raw: state.identifier), on: self)
       }
       """,
     ]
