@@ -35,21 +35,21 @@ public final class ManualClock: Clock, @unchecked Sendable {
   /// Creates a clock at offset zero.
   public init() {}
 
-  public var now: Instant { lock.withLock { current } }
+  public var now: Instant { lock.locked { current } }
 
   public var minimumResolution: Duration { .zero }
 
   /// The number of tasks sleeping on this clock.
-  public var sleeperCount: Int { lock.withLock { sleepers.count } }
+  public var sleeperCount: Int { lock.locked { sleepers.count } }
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let id = lock.withLock {
+    let id = lock.locked {
       nextID += 1
       return nextID
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let outcome: Result<Void, any Error>? = lock.withLock {
+        let outcome: Result<Void, any Error>? = lock.locked {
           if cancelled.remove(id) != nil { return .failure(CancellationError()) }
           if deadline <= current { return .success(()) }
           sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
@@ -58,7 +58,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
         if let outcome { continuation.resume(with: outcome) }
       }
     } onCancel: {
-      let sleeper: Sleeper? = lock.withLock {
+      let sleeper: Sleeper? = lock.locked {
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else {
           cancelled.insert(id)
           return nil
@@ -71,7 +71,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
   /// Moves the clock forward and wakes every sleeper whose deadline has passed.
   public func advance(by duration: Duration) {
-    let due: [Sleeper] = lock.withLock {
+    let due: [Sleeper] = lock.locked {
       current = current.advanced(by: duration)
       let due = sleepers.filter { $0.deadline <= current }
       sleepers.removeAll { $0.deadline <= current }

@@ -56,29 +56,29 @@ final class TransitionStreams: @unchecked Sendable {
   private var continuations: [UInt64: AsyncStream<CompletedTransition>.Continuation] = [:]
   private var nextID: UInt64 = 0
 
-  var isEmpty: Bool { lock.withLock { continuations.isEmpty } }
+  var isEmpty: Bool { lock.locked { continuations.isEmpty } }
 
   func makeStream() -> AsyncStream<CompletedTransition> {
     let (stream, continuation) = AsyncStream<CompletedTransition>.makeStream(bufferingPolicy: .unbounded)
-    let id: UInt64 = lock.withLock {
+    let id: UInt64 = lock.locked {
       nextID += 1
       continuations[nextID] = continuation
       return nextID
     }
     continuation.onTermination = { [weak self] _ in
       guard let self else { return }
-      _ = self.lock.withLock { self.continuations.removeValue(forKey: id) }
+      _ = self.lock.locked { self.continuations.removeValue(forKey: id) }
     }
     return stream
   }
 
   func yield(_ transition: CompletedTransition) {
-    let targets = lock.withLock { Array(continuations.values) }
+    let targets = lock.locked { Array(continuations.values) }
     for continuation in targets { continuation.yield(transition) }
   }
 
   func finish() {
-    let targets = lock.withLock { Array(continuations.values) }
+    let targets = lock.locked { Array(continuations.values) }
     for continuation in targets { continuation.finish() }
   }
 }

@@ -18,3 +18,13 @@ public final class StateMachineLock: @unchecked Sendable {
     return try body()
   }
 }
+
+extension NSLock {
+  /// Runs `body` holding the lock. (Foundation's `withLock` is not available on every platform
+  /// version this package supports.)
+  func locked<R>(_ body: () throws -> R) rethrows -> R {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+}

@@ -4,6 +4,7 @@ import Testing
 
 import StateMachines
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable
 @StateMachine
 final class ObservedOrder {
@@ -37,6 +38,7 @@ final class ChangeFlag: @unchecked Sendable {
   var changes: Int { lock.withLock { count } }
 }
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Suite struct ObservationTests {
   @Test func readingStateIsTrackedAndATransitionNotifies() {
     let order = ObservedOrder()
