@@ -38,9 +38,10 @@ final class ChangeFlag: @unchecked Sendable {
   var changes: Int { lock.withLock { count } }
 }
 
-@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+/// Observation needs macOS 14 / iOS 17; the package supports older systems, so each test checks.
 @Suite struct ObservationTests {
   @Test func readingStateIsTrackedAndATransitionNotifies() {
+    guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
     let order = ObservedOrder()
     let flag = ChangeFlag()
     withObservationTracking {
@@ -54,6 +55,7 @@ final class ChangeFlag: @unchecked Sendable {
   }
 
   @Test func aRejectedEventDoesNotNotify() {
+    guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
     let order = ObservedOrder()
     let flag = ChangeFlag()
     withObservationTracking {
@@ -68,6 +70,7 @@ final class ChangeFlag: @unchecked Sendable {
   }
 
   @Test func restoringTheStateNotifies() throws {
+    guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
     let order = ObservedOrder()
     let flag = ChangeFlag()
     withObservationTracking {
