@@ -76,7 +76,15 @@ extension StateMachineDefinition {
         return false
       }
       if target >= 0 { return true }
-      return (try? selectCandidate(event.index, from: from, payload: nil, model)) ?? nil != nil
+      // Guards run as if inside a step: an event a guard fires is queued, then dropped, so that
+      // asking changes nothing.
+      let wasBusy = model._$stateMachineStorage.isBusy
+      let queued = model._$stateMachineStorage.queue.count
+      model._$stateMachineStorage.isBusy = true
+      let candidate = try? selectCandidate(event.index, from: from, payload: nil, model)
+      model._$stateMachineStorage.isBusy = wasBusy
+      model._$stateMachineStorage.queue.removeSubrange(queued...)
+      return candidate != nil
     }
   }
 
@@ -242,10 +250,9 @@ extension StateMachineDefinition {
     }
     model._$stateMachineDidChangeState()
     trace("transition '\(transition.from)' -> '\(transition.to)' on '\(eventName)'")
-    if isExternal {
-      disarm(model)
-      if !model._$stateMachineStorage.isTerminated { arm(to, model) }
-    }
+    let terminated = model._$stateMachineStorage.isTerminated
+    if isExternal || terminated { disarm(model) }
+    if isExternal && !terminated { arm(to, model) }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
     var failure: (any Error)?
     do {
