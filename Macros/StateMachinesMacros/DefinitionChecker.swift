@@ -9,7 +9,8 @@ struct GeneratedName {
   let name: String
   /// The identifier derived from it (`inProgress`).
   let identifier: String
-  /// The members it generates (`isInProgress`, or `activate`, `canActivate`).
+  /// The members it generates, keyed like ``MachineClass/declaredMembers``: `isInProgress`, or
+  /// `activate`, `activate(with:)`, `canActivate`.
   let members: [String]
   let node: ExprSyntax
 }
@@ -31,7 +32,9 @@ struct DefinitionChecker {
     checkLiterals()
     checkReferences()
     states = definition.uniqueStates.compactMap { name("state", $0) { ["is" + NameRules.capitalized($0)] } }
-    events = definition.uniqueEvents.compactMap { name("event", $0) { [$0, "can" + NameRules.capitalized($0)] } }
+    events = definition.uniqueEvents.compactMap {
+      name("event", $0) { [$0, "\($0)(with:)", "can" + NameRules.capitalized($0)] }
+    }
     checkClashes()
   }
 
@@ -102,9 +105,10 @@ struct DefinitionChecker {
     return GeneratedName(kind: kind, name: value, identifier: identifier, members: members(identifier), node: occurrence.node)
   }
 
-  /// Two names generating one member, or a generated member the class already declares.
+  /// Two names generating one member, or a generated member the class already declares. Each
+  /// name is reported once, at its first conflict, and then generates nothing.
   private mutating func checkClashes() {
-    let declared = machineClass.declaredMembers.filter { $0.key != definition.propertyName }
+    let declared = machineClass.declaredMembers
     if let userState = declared["state"] {
       diagnostics.append(
         Diagnostic(
@@ -115,30 +119,38 @@ struct DefinitionChecker {
     var owners: [String: GeneratedName] = [:]
     var clashing: Set<String> = []
     for generated in states + events {
-      for member in generated.members {
-        if let owner = owners[member] {
-          diagnostics.append(
-            Diagnostic(
-              node: generated.node,
-              message: StateMachineDiagnostic.sameIdentifier(
-                kind: generated.kind, name: generated.name, otherKind: owner.kind, other: owner.name, identifier: member),
-              notes: [Note(node: Syntax(owner.node), message: StateMachineNote.firstUseHere(owner.name))]))
-          clashing.insert(generated.name)
-        } else if let existing = declared[member] {
-          diagnostics.append(
-            Diagnostic(
-              node: generated.node,
-              message: StateMachineDiagnostic.clashesWithMember(
-                member: member, origin: "\(generated.kind) '\(generated.name)'", className: machineClass.name),
-              notes: [Note(node: Syntax(existing), message: StateMachineNote.declaredHere(member))]))
-          clashing.insert(generated.name)
-        } else {
-          owners[member] = generated
-        }
+      if let diagnostic = clash(of: generated, owners: owners, declared: declared) {
+        diagnostics.append(diagnostic)
+        clashing.insert(generated.name)
+      } else {
+        for member in generated.members { owners[member] = generated }
       }
     }
     states.removeAll { clashing.contains($0.name) }
     events.removeAll { clashing.contains($0.name) }
+  }
+
+  /// The first conflict of `generated`'s members with an earlier name's or a declared member.
+  private func clash(of generated: GeneratedName, owners: [String: GeneratedName], declared: [String: DeclSyntax]) -> Diagnostic? {
+    for member in generated.members {
+      // `activate(with:)` clashes under that key, but messages name the member `activate`.
+      let baseName = String(member.prefix { $0 != "(" })
+      if let owner = owners[member] {
+        return Diagnostic(
+          node: generated.node,
+          message: StateMachineDiagnostic.sameIdentifier(
+            kind: generated.kind, name: generated.name, otherKind: owner.kind, other: owner.name, identifier: baseName),
+          notes: [Note(node: Syntax(owner.node), message: StateMachineNote.nameDeclaredHere(kind: owner.kind, name: owner.name))])
+      }
+      if let existing = declared[member] {
+        return Diagnostic(
+          node: generated.node,
+          message: StateMachineDiagnostic.clashesWithMember(
+            member: baseName, origin: "\(generated.kind) '\(generated.name)'", className: machineClass.name),
+          notes: [Note(node: Syntax(existing), message: StateMachineNote.declaredHere(baseName))])
+      }
+    }
+    return nil
   }
 
   // MARK: Fix-its
@@ -149,22 +161,32 @@ struct DefinitionChecker {
       changes: [.replace(oldNode: Syntax(node), newNode: Syntax(StringLiteralExprSyntax(content: name).with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia)))])
   }
 
-  /// Inserts `sm.addState("name")` as the definition closure's first statement.
+  /// Inserts `sm.addState("name")` before the definition closure's first statement. Only that
+  /// statement is replaced, so the fix-it can be applied together with the others.
   private func declareState(_ name: String) -> FixIt {
     let builder = DefinitionLocator.builderName(of: closure)
-    let indentation = closure.statements.first?.leadingTrivia ?? .newline
-    let statement: CodeBlockItemSyntax = "\(raw: builder).addState(\(literal: name))"
-    var statements = Array(closure.statements)
-    statements.insert(statement.with(\.leadingTrivia, indentation), at: 0)
+    var statement: CodeBlockItemSyntax = "\(raw: builder).addState(\(literal: name))"
+    guard let first = closure.statements.first else {
+      statement = statement.with(\.leadingTrivia, .space).with(\.trailingTrivia, .space)
+      return FixIt(
+        message: StateMachineFixIt.declareState(name),
+        changes: [.replace(oldNode: Syntax(closure.statements), newNode: Syntax(CodeBlockItemListSyntax([statement])))])
+    }
+    statement = statement.with(\.leadingTrivia, first.leadingTrivia)
+    if !first.leadingTrivia.contains(where: \.isNewline) {
+      // `{ sm in sm.addState("a") }`: keep it on one line.
+      statement = statement.with(\.semicolon, .semicolonToken(trailingTrivia: .space))
+    }
     return FixIt(
       message: StateMachineFixIt.declareState(name),
-      changes: [.replace(oldNode: Syntax(closure.statements), newNode: Syntax(CodeBlockItemListSyntax(statements)))])
+      changes: [.replace(oldNode: Syntax(first), newNode: Syntax(CodeBlockItemListSyntax([statement, first])))])
   }
 
+  /// Removes the member's whole line.
   private func removeMember(_ member: DeclSyntax) -> FixIt {
-    let remaining = machineClass.declaration.memberBlock.members.filter { $0.decl.id != member.id }
+    let item = member.parent ?? Syntax(member)
     return FixIt(
       message: StateMachineFixIt.removeMember("state"),
-      changes: [.replace(oldNode: Syntax(machineClass.declaration.memberBlock.members), newNode: Syntax(MemberBlockItemListSyntax(Array(remaining))))])
+      changes: [.replace(oldNode: item, newNode: Syntax(MemberBlockItemListSyntax([])))])
   }
 }

@@ -55,22 +55,31 @@ struct MachineClass {
   /// Whether events are serialised by a lock: a `Sendable` class not isolated to an actor.
   var needsLock: Bool { declaresSendable && globalActor == nil }
 
-  /// Names the class declares itself (functions, properties, types), with their declarations.
+  /// The instance members the class declares itself, keyed by the name a generated member would
+  /// clash with: `activate` for a property or a function without parameters, `activate(with:)` for
+  /// a function with argument labels. Static members and overloads with other argument labels can
+  /// live next to the generated members, so they do not clash.
   var declaredMembers: [String: DeclSyntax] {
     var names: [String: DeclSyntax] = [:]
     for member in declaration.memberBlock.members {
       let decl = member.decl
-      if let function = decl.as(FunctionDeclSyntax.self) {
-        names[function.name.text] = decl
-      } else if let variable = decl.as(VariableDeclSyntax.self) {
+      if let function = decl.as(FunctionDeclSyntax.self), !Self.isStatic(function.modifiers) {
+        let labels = function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }
+        let key = labels.isEmpty ? function.name.text : "\(function.name.text)(\(labels.joined()))"
+        names[key] = names[key] ?? decl
+      } else if let variable = decl.as(VariableDeclSyntax.self), !Self.isStatic(variable.modifiers) {
         for binding in variable.bindings {
           if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) {
-            names[identifier.identifier.text] = decl
+            names[identifier.identifier.text] = names[identifier.identifier.text] ?? decl
           }
         }
       }
     }
     return names
+  }
+
+  private static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
   }
 
   /// `Sendable` for `Sendable`, `@unchecked Sendable` and `Swift.Sendable`.

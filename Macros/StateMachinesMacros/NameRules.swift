@@ -38,19 +38,23 @@ enum NameRules {
     return best.1 <= max(1, min(name.count, best.0.count) / 3) ? best.0 : nil
   }
 
-  /// Levenshtein distance.
+  /// Edit distance counting an insertion, a deletion, a substitution or a swap of two
+  /// neighbouring characters as one edit (`strat` is one edit from `start`).
   static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
-    var previous = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...max(b.count, 1) where !b.isEmpty {
-        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    // distance[i][j]: between the first i characters of a and the first j of b.
+    var distance = (0...a.count).map { i in (0...b.count).map { j in i == 0 ? j : (j == 0 ? i : 0) } }
+    for i in 1...a.count {
+      for j in 1...b.count {
+        let substitution = distance[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+        distance[i][j] = min(distance[i - 1][j] + 1, distance[i][j - 1] + 1, substitution)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          distance[i][j] = min(distance[i][j], distance[i - 2][j - 2] + 1)
+        }
       }
-      previous = current
     }
-    return a.isEmpty ? b.count : previous[b.count]
+    return distance[a.count][b.count]
   }
 }

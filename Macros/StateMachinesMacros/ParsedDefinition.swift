@@ -6,7 +6,7 @@ struct NameOccurrence {
   let value: String?
   /// The expression, where diagnostics are anchored.
   let node: ExprSyntax
-  /// What mentions the name, for messages: "transition 'activate'", "before(…)".
+  /// What mentions the name, for messages: "transition 'activate'", "'before'".
   let context: String
 }
 
@@ -65,7 +65,7 @@ final class DefinitionReader: SyntaxVisitor {
     if elements.count == 3, builderMember(elements[0]) == "initialState",
       elements[1].is(AssignmentExprSyntax.self)
     {
-      definition.stateDeclarations.append(occurrence(elements[2], context: "initialState"))
+      definition.stateDeclarations.append(occurrence(elements[2], context: "'initialState'"))
     }
     return .visitChildren
   }
@@ -76,13 +76,13 @@ final class DefinitionReader: SyntaxVisitor {
     func argument(_ label: String?) -> ExprSyntax? {
       arguments.first { $0.label?.text == label }?.expression
     }
-    let firstName = arguments.first.map { occurrence($0.expression, context: "\(method)(…)") }
+    let firstName = arguments.first.map { occurrence($0.expression, context: "'\(method)'") }
     switch method {
     case "addState", "addFinalState":
       if let firstName { definition.stateDeclarations.append(firstName) }
     case "when":
       guard let event = arguments.first else { break }
-      let eventName = occurrence(event.expression, context: "when(…)")
+      let eventName = occurrence(event.expression, context: "'when'")
       definition.eventDeclarations.append(eventName)
       let context = "transition '\(eventName.value ?? "…")'"
       for label in ["transitionFrom", "to", "transitionFromAnyStateTo"] {
@@ -92,10 +92,10 @@ final class DefinitionReader: SyntaxVisitor {
       }
     case "die":
       if let event = argument("on") {
-        definition.eventDeclarations.append(occurrence(event, context: "die(on:)"))
+        definition.eventDeclarations.append(occurrence(event, context: "'die(on:)'"))
       }
       if let from = argument("from") {
-        definition.stateReferences += occurrences(from, context: "die(on:from:)")
+        definition.stateReferences += occurrences(from, context: "'die(on:from:)'")
       }
     case "before", "after":
       if let firstName { definition.eventReferences.append(firstName) }

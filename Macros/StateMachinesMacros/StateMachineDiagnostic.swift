@@ -25,7 +25,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .undeclaredState(let name, let context):
       return "\(context) names undeclared state '\(name)'"
     case .undeclaredEvent(let name, let context):
-      return "\(context) names undeclared event '\(name)'; events are declared by 'when'"
+      return "\(context) names undeclared event '\(name)'"
     case .emptyName(let kind, let context):
       return "\(kind) name in \(context) is empty"
     case .invalidIdentifier(let kind, let name):
@@ -37,7 +37,8 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .clashesWithMember(let member, let origin, let className):
       return "'@StateMachine' generates '\(member)' for \(origin), but '\(className)' already declares it"
     case .nonLiteralName(let kind):
-      return "\(kind) name is not a string literal: no member is generated for it; it works through 'fire(_:)' and is checked when the definition is built"
+      let use = kind == "event" ? "'fire(_:)'" : "'isInState(_:)'"
+      return "\(kind) name is not a string literal, so no member is generated for it; use \(use)"
     }
   }
 
@@ -67,20 +68,22 @@ enum StateMachineDiagnostic: DiagnosticMessage {
 
 /// Notes that point at the other side of a conflict.
 enum StateMachineNote: NoteMessage {
+  /// A member of the class, or a definition property.
   case declaredHere(String)
-  case firstUseHere(String)
+  /// A state or event name in the definition.
+  case nameDeclaredHere(kind: String, name: String)
 
   var message: String {
     switch self {
     case .declaredHere(let what): return "'\(what)' declared here"
-    case .firstUseHere(let what): return "'\(what)' comes from here"
+    case .nameDeclaredHere(let kind, let name): return "\(kind) '\(name)' declared here"
     }
   }
 
   var noteID: MessageID {
     switch self {
     case .declaredHere: return MessageID(domain: "StateMachines", id: "declaredHere")
-    case .firstUseHere: return MessageID(domain: "StateMachines", id: "firstUseHere")
+    case .nameDeclaredHere: return MessageID(domain: "StateMachines", id: "nameDeclaredHere")
     }
   }
 }

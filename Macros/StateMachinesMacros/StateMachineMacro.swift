@@ -24,9 +24,11 @@ extension StateMachineMacro: MemberMacro {
       context.diagnose(missingDefinitionDiagnostic(machineClass))
       return []
     }
-    if found.count > 1 {
+    for extra in found.dropFirst() {
       context.diagnose(
-        Diagnostic(node: found[1].node, message: StateMachineDiagnostic.multipleDefinitions(className: machineClass.name)))
+        Diagnostic(
+          node: extra.node, message: StateMachineDiagnostic.multipleDefinitions(className: machineClass.name),
+          notes: [Note(node: definition.node, message: StateMachineNote.declaredHere(definition.propertyName))]))
     }
     var states: [GeneratedName] = []
     var events: [GeneratedName] = []
@@ -72,24 +74,49 @@ extension StateMachineMacro: MemberMacro {
     return Diagnostic(node: node, message: StateMachineDiagnostic.notAClass(kind: kind, name: name), fixIts: fixIts ?? [])
   }
 
-  /// No definition: offer a skeleton to fill in.
+  /// No definition: offer a skeleton to fill in, as the class's first member, indented like the
+  /// other members.
   private static func missingDefinitionDiagnostic(_ machineClass: MachineClass) -> Diagnostic {
     let memberBlock = machineClass.declaration.memberBlock
+    let classIndentation = indentation(of: Syntax(machineClass.declaration))
+    let memberIndentation = memberBlock.members.first.map { indentation(of: Syntax($0)) } ?? classIndentation + "    "
+    let step =
+      memberIndentation.count > classIndentation.count && memberIndentation.hasPrefix(classIndentation)
+      ? String(memberIndentation.dropFirst(classIndentation.count)) : "    "
     let skeletonDecl: DeclSyntax = """
       static let stateMachine = StateMachineDefinition<\(raw: machineClass.name)> { sm in
-        sm.addState("initial")
-      }
+      \(raw: memberIndentation + step)sm.addState("initial")
+      \(raw: memberIndentation)}
       """
-    let skeleton = MemberBlockItemSyntax(decl: skeletonDecl)
-    let indentation = memberBlock.members.first?.leadingTrivia ?? .newline
-    var members = Array(memberBlock.members)
-    members.insert(skeleton.with(\.leadingTrivia, indentation), at: 0)
+    let skeleton = MemberBlockItemSyntax(decl: skeletonDecl.with(\.leadingTrivia, trivia(newlineThen: memberIndentation)))
+    var newBlock = memberBlock.with(\.members, MemberBlockItemListSyntax([skeleton] + Array(memberBlock.members)))
+    if memberBlock.members.isEmpty {
+      newBlock.rightBrace = memberBlock.rightBrace.with(\.leadingTrivia, trivia(newlineThen: classIndentation))
+    }
     let fixIt = FixIt(
       message: StateMachineFixIt.insertDefinition,
-      changes: [.replace(oldNode: Syntax(memberBlock.members), newNode: Syntax(MemberBlockItemListSyntax(members)))])
+      changes: [.replace(oldNode: Syntax(memberBlock), newNode: Syntax(newBlock))])
     return Diagnostic(
       node: machineClass.declaration.name,
       message: StateMachineDiagnostic.missingDefinition(className: machineClass.name), fixIts: [fixIt])
+  }
+
+  /// The spaces and tabs that start the line `node` begins on.
+  private static func indentation(of node: Syntax) -> String {
+    let afterNewline = node.leadingTrivia.pieces.reversed().prefix { !$0.isNewline }.reversed()
+    return afterNewline.map { piece in
+      switch piece {
+      case .spaces(let count): String(repeating: " ", count: count)
+      case .tabs(let count): String(repeating: "\t", count: count)
+      default: ""
+      }
+    }.joined()
+  }
+
+  private static func trivia(newlineThen indentation: String) -> Trivia {
+    let spaces = indentation.filter { $0 == " " }.count
+    let tabs = indentation.count - spaces
+    return .newline + (tabs > 0 ? .tabs(tabs) : []) + (spaces > 0 ? .spaces(spaces) : [])
   }
 }
 

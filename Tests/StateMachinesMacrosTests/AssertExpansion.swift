@@ -1,0 +1,52 @@
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@testable import StateMachinesMacros
+
+/// The macro under test, as the compiler sees it: a member macro plus an extension macro that adds
+/// the `StateMachineObject` conformance.
+let stateMachineMacroSpecs: [String: MacroSpec] = [
+  "StateMachine": MacroSpec(type: StateMachineMacro.self, conformances: ["StateMachineObject"])
+]
+
+/// Expands `@StateMachine` in `source` and checks the expansion, the diagnostics and, if given,
+/// the source after applying fix-its.
+///
+/// Wraps the generic `assertMacroExpansion` so that every mismatch is recorded as a Swift Testing
+/// `Issue` at the caller's location. (The XCTest flavour reports through XCTest, which a Swift
+/// Testing run does not see, so a wrong expansion would silently pass.)
+func assertExpansion(
+  _ source: String,
+  expandedSource: String,
+  diagnostics: [DiagnosticSpec] = [],
+  applyFixIts: [String]? = nil,
+  fixedSource: String? = nil,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertMacroExpansion(
+    source,
+    expandedSource: expandedSource,
+    diagnostics: diagnostics,
+    macroSpecs: stateMachineMacroSpecs,
+    applyFixIts: applyFixIts,
+    fixedSource: fixedSource,
+    indentationWidth: .spaces(2),
+    failureHandler: { failure in
+      Issue.record(
+        Comment(rawValue: failure.message),
+        sourceLocation: SourceLocation(
+          fileID: failure.location.fileID,
+          filePath: failure.location.filePath,
+          line: failure.location.line,
+          column: failure.location.column))
+    },
+    fileID: fileID,
+    filePath: filePath,
+    line: line,
+    column: column)
+}

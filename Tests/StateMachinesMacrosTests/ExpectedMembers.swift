@@ -1,0 +1,74 @@
+/// Hand-written expected expansions shared by the diagnostic tests, whose subject is the
+/// diagnostic rather than the members. `GeneratedMemberTests` spells every expansion out in full.
+enum ExpectedMembers {
+  /// The members every plain (final, internal, not `Sendable`) machine class `name` gets whose
+  /// definition is `static let stateMachine`, indented for the class body.
+  static func storage(_ name: String) -> String {
+    """
+      /// The current state of the state machine.
+      var state: String {
+        \(name).stateMachine.currentState(of: self)
+      }
+
+      var stateMachineDefinition: StateMachines.StateMachineDefinition<\(name)> {
+        \(name).stateMachine
+      }
+
+      var _$stateMachineModel: \(name) {
+        self
+      }
+
+      var _$stateMachineStorage = StateMachines.StateMachineStorage(\(name).stateMachine)
+
+      var _$stateMachineLock: StateMachines.StateMachineLock? {
+        nil
+      }
+    """
+  }
+
+  /// The members of event `name` (identifier `identifier`) in class `className`.
+  static func event(_ name: String, _ identifier: String, in className: String) -> String {
+    let capitalized = identifier.prefix(1).uppercased() + identifier.dropFirst()
+    return """
+        private static let _$event_\(identifier) = \(className).stateMachine.eventID("\(name)")
+
+        /// Fires event "\(name)". Returns whether a transition happened.
+        @discardableResult
+        func \(identifier)() -> Bool {
+          \(className).stateMachine.fire(\(className)._$event_\(identifier), on: self)
+        }
+
+        /// Fires event "\(name)" with a payload that callbacks, guards and actions receive.
+        @discardableResult
+        func \(identifier)(with payload: Any) -> Bool {
+          \(className).stateMachine.fire(\(className)._$event_\(identifier), payload: payload, on: self)
+        }
+
+        /// Whether event "\(name)" would take a transition now.
+        var can\(capitalized): Bool {
+          \(className).stateMachine.can(\(className)._$event_\(identifier), on: self)
+        }
+      """
+  }
+
+  /// The members of state `name` (identifier `identifier`) in class `className`.
+  static func state(_ name: String, _ identifier: String, in className: String) -> String {
+    let capitalized = identifier.prefix(1).uppercased() + identifier.dropFirst()
+    return """
+        private static let _$state_\(identifier) = \(className).stateMachine.stateID("\(name)")
+
+        /// Whether the machine is in state "\(name)".
+        var is\(capitalized): Bool {
+          \(className).stateMachine.isInState(\(className)._$state_\(identifier), on: self)
+        }
+      """
+  }
+
+  /// The conformance the extension macro adds to a class that is not actor-isolated.
+  static func conformance(_ name: String) -> String {
+    """
+    extension \(name): StateMachines.StateMachineObject {
+    }
+    """
+  }
+}
