@@ -31,6 +31,7 @@ struct DefinitionChecker {
     self.closure = closure
     checkLiterals()
     checkReferences()
+    checkTriggerIsolation()
     states = definition.uniqueStates.compactMap { name("state", $0) { ["is" + NameRules.capitalized($0)] } }
     events = definition.uniqueEvents.compactMap {
       name("event", $0) { [$0, "\($0)(with:)", "can" + NameRules.capitalized($0)] }
@@ -50,6 +51,27 @@ struct DefinitionChecker {
         }
       }
     }
+  }
+
+  /// Timeouts and notifications fire from another thread: only a locked or actor-isolated class
+  /// can take them safely.
+  private mutating func checkTriggerIsolation() {
+    guard let trigger = definition.triggers.first, !machineClass.declaresSendable,
+      machineClass.globalActor == nil
+    else { return }
+    let declaration = machineClass.declaration
+    let attribute = AttributeListSyntax.Element(AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("MainActor"))))
+    var attributes = declaration.attributes
+    attributes.insert(attribute.with(\.trailingTrivia, .newline), at: attributes.startIndex)
+    let isolated = declaration.with(\.attributes, attributes)
+    diagnostics.append(
+      Diagnostic(
+        node: trigger, message: StateMachineDiagnostic.triggerNeedsIsolation(className: machineClass.name),
+        fixIts: [
+          FixIt(
+            message: StateMachineFixIt.addMainActor,
+            changes: [.replace(oldNode: Syntax(declaration.attributes), newNode: Syntax(isolated.attributes))])
+        ]))
   }
 
   /// Transitions and callbacks that name undeclared states or events.

@@ -23,6 +23,9 @@ struct ParsedDefinition {
   var stateReferences: [NameOccurrence] = []
   /// Events named by `before` and `after`.
   var eventReferences: [NameOccurrence] = []
+  /// The `after:` and `onNotification:` arguments of transitions: events that arrive from a
+  /// timer task or a notification, i.e. from another thread.
+  var triggers: [ExprSyntax] = []
 
   /// Whether some state is declared by an expression the macro cannot read: then a reference to
   /// an unknown state may be fine, and only the runtime can tell.
@@ -85,6 +88,9 @@ final class DefinitionReader: SyntaxVisitor {
       let eventName = occurrence(event.expression, context: "'when'")
       definition.eventDeclarations.append(eventName)
       let context = "transition '\(eventName.value ?? "…")'"
+      for label in ["after", "onNotification"] {
+        if let trigger = argument(label) { definition.triggers.append(trigger) }
+      }
       for label in ["transitionFrom", "to", "transitionFromAnyStateTo"] {
         if let expression = argument(label) {
           definition.stateReferences += occurrences(expression, context: context)

@@ -13,6 +13,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
   case sameIdentifier(kind: String, name: String, otherKind: String, other: String, identifier: String)
   case clashesWithMember(member: String, origin: String, className: String)
   case nonLiteralName(kind: String)
+  case triggerNeedsIsolation(className: String)
 
   var message: String {
     switch self {
@@ -36,6 +37,8 @@ enum StateMachineDiagnostic: DiagnosticMessage {
       return "\(kind) '\(name)' and \(otherKind) '\(other)' both generate '\(identifier)'"
     case .clashesWithMember(let member, let origin, let className):
       return "'@StateMachine' generates '\(member)' for \(origin), but '\(className)' already declares it"
+    case .triggerNeedsIsolation(let className):
+      return "timeouts and notifications deliver events from another thread; '\(className)' must be isolated to a global actor (such as '@MainActor') or declare 'Sendable'"
     case .nonLiteralName(let kind):
       let use = kind == "event" ? "'fire(_:)'" : "'isInState(_:)'"
       return "\(kind) name is not a string literal, so no member is generated for it; use \(use)"
@@ -56,6 +59,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .sameIdentifier: id = "sameIdentifier"
     case .clashesWithMember: id = "clashesWithMember"
     case .nonLiteralName: id = "nonLiteralName"
+    case .triggerNeedsIsolation: id = "triggerNeedsIsolation"
     }
     return MessageID(domain: "StateMachines", id: id)
   }
@@ -95,6 +99,7 @@ enum StateMachineFixIt: FixItMessage {
   case replaceName(String)
   case declareState(String)
   case removeMember(String)
+  case addMainActor
 
   var message: String {
     switch self {
@@ -103,6 +108,7 @@ enum StateMachineFixIt: FixItMessage {
     case .replaceName(let name): return "use '\(name)'"
     case .declareState(let name): return "add state '\(name)'"
     case .removeMember(let name): return "remove '\(name)'; '@StateMachine' generates it"
+    case .addMainActor: return "isolate the class to '@MainActor'"
     }
   }
 
@@ -113,6 +119,7 @@ enum StateMachineFixIt: FixItMessage {
     case .replaceName: return MessageID(domain: "StateMachines", id: "replaceName")
     case .declareState: return MessageID(domain: "StateMachines", id: "declareState")
     case .removeMember: return MessageID(domain: "StateMachines", id: "removeMember")
+    case .addMainActor: return MessageID(domain: "StateMachines", id: "addMainActor")
     }
   }
 }
