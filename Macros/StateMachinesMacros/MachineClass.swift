@@ -78,6 +78,37 @@ struct MachineClass {
     return names
   }
 
+  /// Declares its own `CodingKeys`: the macro then leaves coding keys to the user.
+  var declaresCodingKeys: Bool {
+    declaration.memberBlock.members.contains { member in
+      member.decl.as(EnumDeclSyntax.self)?.name.text == "CodingKeys"
+        || member.decl.as(TypeAliasDeclSyntax.self)?.name.text == "CodingKeys"
+    }
+  }
+
+  /// The stored properties a synthesized `Codable` conformance encodes and decodes: instance,
+  /// not lazy, without a getter, and not a `let` with an initial value (which is never decoded).
+  var codableStoredProperties: [String] {
+    var names: [String] = []
+    for member in declaration.memberBlock.members {
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !Self.isStatic(variable.modifiers),
+        !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) })
+      else { continue }
+      let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+      for binding in variable.bindings {
+        guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+        if isLet && binding.initializer != nil { continue }
+        if let accessors = binding.accessorBlock {
+          guard case .accessors(let list) = accessors.accessors,
+            list.allSatisfy({ [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) })
+          else { continue }
+        }
+        names.append(identifier.identifier.text)
+      }
+    }
+    return names
+  }
+
   private static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {
     modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
   }

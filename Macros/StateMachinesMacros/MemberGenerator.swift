@@ -62,6 +62,16 @@ struct MemberGenerator {
         }
         """,
       ]
+      if !machineClass.declaresCodingKeys {
+        // The state is encoded under the key "state", next to the class's own properties.
+        let cases = machineClass.codableStoredProperties.map { "  case \($0)\n" }.joined()
+        members.append(
+          """
+          enum CodingKeys: String, CodingKey {
+          \(raw: cases)  case _$stateMachineCodableStorage = "state"
+          }
+          """)
+      }
     } else {
       members.append("\(raw: modifiers)\(raw: unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))")
     }

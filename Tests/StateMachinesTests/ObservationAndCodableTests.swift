@@ -30,6 +30,21 @@ final class CodableOrder: Codable {
   }
 }
 
+/// A Codable model that names its own coding keys: the macro then leaves them alone.
+@StateMachine
+final class KeyedCodableOrder: Codable {
+  var number = 0
+  enum CodingKeys: String, CodingKey {
+    case number = "no"
+    case _$stateMachineCodableStorage = "status"
+  }
+  static let stateMachine = StateMachineDefinition<KeyedCodableOrder> { sm in
+    sm.addState("draft")
+    sm.addState("sent")
+    sm.when("send", transitionFrom: "draft", to: "sent")
+  }
+}
+
 /// A flag set from Observation's `onChange`, which may run on any thread.
 final class ChangeFlag: @unchecked Sendable {
   private let lock = NSLock()
@@ -89,12 +104,24 @@ final class ChangeFlag: @unchecked Sendable {
     order.ship()
     let data = try JSONEncoder().encode(order)
     let json = try #require(String(data: data, encoding: .utf8))
-    #expect(json.contains("\"shipped\""))
+    #expect(json.contains("\"state\":\"shipped\""))
+    #expect(json.contains("\"id\":7"))
     let decoded = try JSONDecoder().decode(CodableOrder.self, from: data)
     #expect(decoded.id == 7)
     #expect(decoded.state == "shipped")
     #expect(decoded.isShipped)
     #expect(decoded.close())
+  }
+
+  @Test func userCodingKeysNameTheStateKey() throws {
+    let order = KeyedCodableOrder()
+    order.number = 4
+    order.send()
+    let json = try #require(String(data: JSONEncoder().encode(order), encoding: .utf8))
+    #expect(json.contains("\"status\":\"sent\""))
+    let decoded = try JSONDecoder().decode(KeyedCodableOrder.self, from: Data(#"{"no":9,"status":"sent"}"#.utf8))
+    #expect(decoded.number == 9)
+    #expect(decoded.isSent)
   }
 
   @Test func decodingAFinalStateRestoresTermination() throws {

@@ -1,0 +1,173 @@
+import Testing
+
+/// `@Observable` and `Codable` classes: `state` reports to Observation, and the storage is
+/// codable under the key "state".
+@Suite struct ObservableAndCodableExpansionTests {
+  @Test func observableClassReportsStateAccessAndChanges() {
+    assertExpansion(
+      """
+      @Observable
+      @StateMachine
+      final class Toggle {
+        static let stateMachine = StateMachineDefinition<Toggle> { sm in
+          sm.addState("off")
+          sm.addState("on")
+          sm.when("flip", transitionFrom: "off", to: "on")
+        }
+      }
+      """,
+      expandedSource: """
+        @Observable
+        final class Toggle {
+          static let stateMachine = StateMachineDefinition<Toggle> { sm in
+            sm.addState("off")
+            sm.addState("on")
+            sm.when("flip", transitionFrom: "off", to: "on")
+          }
+
+          /// The current state of the state machine.
+          var state: String {
+            _$observationRegistrar.access(self, keyPath: \\.state)
+            return Toggle.stateMachine.currentState(of: self)
+          }
+
+          var stateMachineDefinition: StateMachines.StateMachineDefinition<Toggle> {
+            Toggle.stateMachine
+          }
+
+          var _$stateMachineModel: Toggle {
+            self
+          }
+
+          var _$stateMachineStorage = StateMachines.StateMachineStorage(Toggle.stateMachine)
+
+          var _$stateMachineLock: StateMachines.StateMachineLock? {
+            nil
+          }
+
+          func _$stateMachineWillChangeState() {
+            _$observationRegistrar.willSet(self, keyPath: \\.state)
+          }
+
+          func _$stateMachineDidChangeState() {
+            _$observationRegistrar.didSet(self, keyPath: \\.state)
+          }
+
+          private static let _$event_flip = Toggle.stateMachine.eventID("flip")
+
+          /// Fires event "flip". Returns whether a transition happened.
+          @discardableResult
+          func flip() -> Bool {
+            Toggle.stateMachine.fire(Toggle._$event_flip, on: self)
+          }
+
+          /// Fires event "flip" with a payload that callbacks, guards and actions receive.
+          @discardableResult
+          func flip(with payload: Any) -> Bool {
+            Toggle.stateMachine.fire(Toggle._$event_flip, payload: payload, on: self)
+          }
+
+          /// Whether event "flip" would take a transition now.
+          var canFlip: Bool {
+            _$observationRegistrar.access(self, keyPath: \\.state)
+            return Toggle.stateMachine.can(Toggle._$event_flip, on: self)
+          }
+
+          private static let _$state_off = Toggle.stateMachine.stateID("off")
+
+          /// Whether the machine is in state "off".
+          var isOff: Bool {
+            _$observationRegistrar.access(self, keyPath: \\.state)
+            return Toggle.stateMachine.isInState(Toggle._$state_off, on: self)
+          }
+
+          private static let _$state_on = Toggle.stateMachine.stateID("on")
+
+          /// Whether the machine is in state "on".
+          var isOn: Bool {
+            _$observationRegistrar.access(self, keyPath: \\.state)
+            return Toggle.stateMachine.isInState(Toggle._$state_on, on: self)
+          }
+        }
+
+        extension Toggle: StateMachines.StateMachineObject {
+        }
+        """)
+  }
+
+  @Test func codableClassGetsCodableStorageAndCodingKeys() {
+    assertExpansion(
+      """
+      @StateMachine
+      final class Parcel: Codable {
+        var id: Int
+        let kind = "box"
+        var weight: Double { 1 }
+        lazy var label = "x"
+        static let stateMachine = StateMachineDefinition<Parcel> { sm in
+          sm.addState("packed")
+        }
+      }
+      """,
+      expandedSource: """
+        final class Parcel: Codable {
+          var id: Int
+          let kind = "box"
+          var weight: Double { 1 }
+          lazy var label = "x"
+          static let stateMachine = StateMachineDefinition<Parcel> { sm in
+            sm.addState("packed")
+          }
+
+          /// The current state of the state machine.
+          var state: String {
+            Parcel.stateMachine.currentState(of: self)
+          }
+
+          var stateMachineDefinition: StateMachines.StateMachineDefinition<Parcel> {
+            Parcel.stateMachine
+          }
+
+          var _$stateMachineModel: Parcel {
+            self
+          }
+
+          enum _$StateMachineDefinitionProvider: StateMachines.StateMachineDefinitionProvider {
+            static var definition: StateMachines.StateMachineDefinition<Parcel> {
+              Parcel.stateMachine
+            }
+          }
+
+          var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()
+
+          var _$stateMachineStorage: StateMachines.StateMachineStorage {
+            _read {
+              yield _$stateMachineCodableStorage.storage
+            }
+            _modify {
+              yield &_$stateMachineCodableStorage.storage
+            }
+          }
+
+          enum CodingKeys: String, CodingKey {
+            case id
+            case _$stateMachineCodableStorage = "state"
+          }
+
+          var _$stateMachineLock: StateMachines.StateMachineLock? {
+            nil
+          }
+
+          private static let _$state_packed = Parcel.stateMachine.stateID("packed")
+
+          /// Whether the machine is in state "packed".
+          var isPacked: Bool {
+            Parcel.stateMachine.isInState(Parcel._$state_packed, on: self)
+          }
+        }
+
+        extension Parcel: StateMachines.StateMachineObject {
+        }
+        """)
+  }
+}
