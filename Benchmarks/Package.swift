@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Micro-benchmarks of the StateMachines runtime against hand-written baselines.
+// Run with: swift run -c release StateMachinesBenchmarks
+let package = Package(
+  name: "StateMachinesBenchmarks",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "StateMachinesBenchmarks", targets: ["Benchmarks"])
+  ],
+  dependencies: [
+    .package(name: "StateMachines", path: "..")
+  ],
+  targets: [
+    // The baselines live in their own module, without @inlinable and with private storage (which
+    // keeps the compiler's default cross-module optimisation from serialising their bodies), so
+    // every call into them is a real, opaque call: the optimiser can neither inline their bodies
+    // into the benchmark loops nor hoist a read-only call out of a loop.
+    .target(name: "Baselines"),
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: ["Baselines", .product(name: "StateMachines", package: "StateMachines")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

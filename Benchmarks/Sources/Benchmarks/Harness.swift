@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One measured case: a function that runs `events` events and returns how many gave the
+/// expected result (every one of them, or the run is invalid).
+struct BenchmarkCase {
+  /// The row number, as in the README and for `--only`.
+  let id: String
+  /// What the row measures.
+  let name: String
+  /// Runs the events.
+  let run: (Int) -> Int
+}
+
+/// The outcome of measuring one case.
+struct Measurement {
+  let id: String
+  let name: String
+  /// CPU nanoseconds per event of each repetition, sorted.
+  let samples: [Double]
+  /// Wall-clock nanoseconds per event of each repetition, sorted.
+  let wallSamples: [Double]
+
+  var median: Double { samples[samples.count / 2] }
+  var fastest: Double { samples[0] }
+  var slowest: Double { samples[samples.count - 1] }
+  var wallMedian: Double { wallSamples[wallSamples.count / 2] }
+}
+
+/// Keeps a value alive as far as the optimiser can tell.
+@inline(never)
+func blackhole(_ value: Int, into checksum: inout Int) {
+  checksum = checksum &* 31 &+ value
+}
+
+/// Times the cases: one warm-up run each, then `repetitions` rounds in which every case runs once
+/// (round-robin, so slow drift of the machine affects all cases alike). Stops the process if a
+/// case does not give the expected result for every event.
+func measure(
+  _ cases: [BenchmarkCase], events: Int, repetitions: Int, checksum: inout Int
+) -> [Measurement] {
+  let clock = ContinuousClock()
+  for benchmark in cases {
+    let warmUpEvents = max(2, events / 10 / 2 * 2)
+    check(benchmark, benchmark.run(warmUpEvents), expected: warmUpEvents)
+  }
+  var samples = [[Double]](repeating: [], count: cases.count)
+  var wallSamples = [[Double]](repeating: [], count: cases.count)
+  for _ in 0..<repetitions {
+    for (index, benchmark) in cases.enumerated() {
+      let start = clock.now
+      let cpuStart = threadCPUNanoseconds()
+      let result = benchmark.run(events)
+      let cpuElapsed = threadCPUNanoseconds() - cpuStart
+      let elapsed = clock.now - start
+      check(benchmark, result, expected: events)
+      blackhole(result, into: &checksum)
+      samples[index].append(cpuElapsed / Double(events))
+      wallSamples[index].append(nanoseconds(elapsed) / Double(events))
+    }
+  }
+  return cases.indices.map {
+    Measurement(id: cases[$0].id, name: cases[$0].name, samples: samples[$0].sorted(), wallSamples: wallSamples[$0].sorted())
+  }
+}
+
+private func check(_ benchmark: BenchmarkCase, _ result: Int, expected: Int) {
+  precondition(
+    result == expected,
+    "\(benchmark.name): \(result) of \(expected) events gave the expected result")
+}
+
+/// The CPU time this thread has used, in nanoseconds. Unlike the wall clock, it does not count
+/// the time the thread waited for a core, so other work on the machine disturbs it less.
+func threadCPUNanoseconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+}
+
+/// A duration in nanoseconds.
+func nanoseconds(_ duration: Duration) -> Double {
+  let (seconds, attoseconds) = duration.components
+  return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+}

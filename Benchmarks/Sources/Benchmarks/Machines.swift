@@ -1,0 +1,80 @@
+import Foundation
+import StateMachines
+
+/// The Subscription machine of Examples/Subscription/main.swift, unchanged: `suspend` has an
+/// `after` callback (so it takes the full step) and `unsuspend` has none (the fast path).
+@StateMachine
+final class Subscription {
+  var terminatedAt: Date?
+  private(set) var billingStopped = false
+  func stopBilling() { billingStopped = true }
+
+  static let stateMachine = StateMachineDefinition<Subscription> { sm in
+    sm.initialState = "pendingActivation"
+    sm.addState("pendingActivation")
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.addState("terminated")
+    sm.when("activate", transitionFrom: "pendingActivation", to: "active")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    sm.when("terminate", transitionFrom: ["active", "suspended"], to: "terminated")
+    sm.before("terminate") { $0.terminatedAt = Date(timeIntervalSince1970: 123_123_123) }
+    sm.after("suspend") { $0.stopBilling() }
+  }
+}
+
+/// The same states and transitions without any callback: every transition is a fast-path one.
+@StateMachine
+final class PlainSubscription {
+  static let stateMachine = StateMachineDefinition<PlainSubscription> { sm in
+    sm.initialState = "pendingActivation"
+    sm.addState("pendingActivation")
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.addState("terminated")
+    sm.when("activate", transitionFrom: "pendingActivation", to: "active")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    sm.when("terminate", transitionFrom: ["active", "suspended"], to: "terminated")
+  }
+}
+
+/// `suspend` and `unsuspend` each have one `before` and one `after` callback, so every measured
+/// event runs exactly two callbacks through the full step.
+@StateMachine
+final class CallbackSubscription {
+  private(set) var beforeCount = 0
+  private(set) var afterCount = 0
+
+  static let stateMachine = StateMachineDefinition<CallbackSubscription> { sm in
+    sm.initialState = "pendingActivation"
+    sm.addState("pendingActivation")
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.when("activate", transitionFrom: "pendingActivation", to: "active")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    sm.before("suspend") { $0.beforeCount &+= 1 }
+    sm.after("suspend") { $0.afterCount &+= 1 }
+    sm.before("unsuspend") { $0.beforeCount &+= 1 }
+    sm.after("unsuspend") { $0.afterCount &+= 1 }
+  }
+}
+
+/// `suspend` and `unsuspend` are guarded by `paid`, which is always true: every measured event
+/// evaluates one passing guard and runs no other code.
+@StateMachine
+final class GuardedSubscription {
+  var paid = true
+
+  static let stateMachine = StateMachineDefinition<GuardedSubscription> { sm in
+    sm.initialState = "pendingActivation"
+    sm.addState("pendingActivation")
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.when("activate", transitionFrom: "pendingActivation", to: "active")
+    sm.when("suspend", transitionFrom: "active", to: "suspended", if: { $0.paid })
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active", if: { $0.paid })
+  }
+}
