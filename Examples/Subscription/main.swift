@@ -22,6 +22,43 @@ final class Subscription {
   }
 }
 
-let s = Subscription()
-print(s.state, s.activate(), s.state, s.isActive, s.canSuspend, s.activate(), s.state)
-print(s.suspend(), s.billingStopped, s.terminate(), s.terminatedAt as Any, s.state)
+// The scenario from the README, one step per line: what was called, and what it gave.
+
+/// Prints one step, the call on the left and its result on the right.
+func show(_ call: String, _ result: Any) {
+  let padded = call.padding(toLength: 32, withPad: " ", startingAt: 0)
+  print("\(padded) → \(result)")
+}
+
+let subscription = Subscription()
+show("state", subscription.state)
+
+show("activate()", subscription.activate())
+show("state", subscription.state)
+show("isActive", subscription.isActive)
+show("canSuspend", subscription.canSuspend)
+
+show("activate() again", subscription.activate())
+show("state (unchanged)", subscription.state)
+
+show("suspend()", subscription.suspend())
+show("state", subscription.state)
+show("billingStopped (after-callback)", subscription.billingStopped)
+
+show("fire(\"unsuspend\")", subscription.fire("unsuspend"))
+show("state", subscription.state)
+
+do {
+  try subscription.fireOrThrow("activate")
+  show("try fireOrThrow(\"activate\")", "no error")
+} catch {
+  // The throwing API is typed: `error` is a StateMachineError, here `.noTransition`.
+  show("try fireOrThrow(\"activate\")", "threw \(type(of: error)): \(error)")
+}
+show("availableEvents", subscription.availableEvents)
+
+show("terminatedAt", subscription.terminatedAt.map { "\($0)" } ?? "nil")
+show("terminate()", subscription.terminate())
+show("terminatedAt (before-callback)", subscription.terminatedAt.map { "\($0)" } ?? "nil")
+show("state", subscription.state)
+show("availableEvents", subscription.availableEvents)
