@@ -4,9 +4,9 @@ import Foundation
 /// event. Built once per definition by ``init(_:)``.
 @usableFromInline
 struct CompiledMachine<Model> {
-  @usableFromInline typealias Callback = (Model, Transition) throws -> Void
-  @usableFromInline typealias Guard = (Model, Transition) throws -> Bool
-  @usableFromInline typealias EntryAction = (Model, Transition) throws -> NextStep?
+  @usableFromInline typealias Callback = MachineCallback<Model>
+  @usableFromInline typealias PlainCallback = (Model) throws -> Void
+  @usableFromInline typealias EntryAction = MachineEntryAction<Model>
   @usableFromInline typealias Observer = (Model, Transition) -> Void
 
   /// One candidate transition of a (state, event) slot.
@@ -16,7 +16,7 @@ struct CompiledMachine<Model> {
     @usableFromInline let target: Int32
     @usableFromInline let isInternal: Bool
     @usableFromInline let terminates: Bool
-    @usableFromInline let guardBody: Guard?
+    @usableFromInline let guardBody: MachineGuard<Model>?
     @usableFromInline let action: Callback?
   }
 
@@ -45,17 +45,31 @@ struct CompiledMachine<Model> {
 
   /// The value of a slot in ``fastSlots`` that has no transition.
   @usableFromInline static var noTransition: Int32 { -1 }
-  /// The value of a slot in ``fastSlots`` that needs the full step (callbacks, guards, …).
+  /// The value of a slot in ``fastSlots`` that needs the full step (guards, actions, …).
   @usableFromInline static var fullStep: Int32 { -2 }
+  /// Slot values at or below this one are "light": the transition to `light - value` runs only
+  /// plain `before`/`after` callbacks, taken from ``plainBefore`` and ``plainAfter``.
+  @usableFromInline static var light: Int32 { -3 }
 
   @usableFromInline let states: [String]
   @usableFromInline let events: [String]
   @usableFromInline let stateIndexByName: [String: Int32]
   @usableFromInline let eventIndexByName: [String: Int32]
   @usableFromInline let initialStateIndex: Int32
-  /// `slot = state * events.count + event`: the target of a transition that needs no callback,
-  /// ``noTransition`` or ``fullStep``.
+  /// Column-major, `slot = event * states.count + state`, plus one last column of
+  /// ``noTransition`` for unknown events: the target of a transition that runs no code,
+  /// ``noTransition``, ``fullStep``, or a ``light`` encoding. An event ID carries its column's
+  /// offset, so the hot path adds the state and loads.
   @usableFromInline let fastSlots: [Int32]
+  /// The height of a column of ``fastSlots``: the number of states, at least 1 (a definition
+  /// without states still has a current state index, 0, that must read a rejecting slot).
+  @usableFromInline let columnHeight: Int
+  /// Per event, `plainBefore[plainBeforeStarts[e] ..< plainBeforeStarts[e + 1]]` are its `before`
+  /// callbacks when they all take no ``Transition`` (empty otherwise); the same for `after`.
+  @usableFromInline let plainBefore: [PlainCallback]
+  @usableFromInline let plainBeforeStarts: [Int32]
+  @usableFromInline let plainAfter: [PlainCallback]
+  @usableFromInline let plainAfterStarts: [Int32]
   /// Candidates of slot `i` are `candidates[candidateStarts[i] ..< candidateStarts[i + 1]]`,
   /// specific from-states first, then wildcards, each in declaration order.
   @usableFromInline let candidateStarts: [Int32]
@@ -81,7 +95,12 @@ struct CompiledMachine<Model> {
     self.stateIndexByName = stateIndexByName
     eventIndexByName = Self.indexes(events)
     initialStateIndex = initial.flatMap { stateIndexByName[$0] } ?? 0
-    fastSlots = Array(repeating: Self.noTransition, count: states.count * events.count)
+    columnHeight = max(states.count, 1)
+    fastSlots = Array(repeating: Self.noTransition, count: max(states.count, 1) * (events.count + 1))
+    plainBefore = []
+    plainBeforeStarts = Array(repeating: 0, count: events.count + 1)
+    plainAfter = []
+    plainAfterStarts = Array(repeating: 0, count: events.count + 1)
     candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
     candidates = []
     beforeCallbacks = Array(repeating: [], count: events.count)
@@ -147,10 +166,19 @@ struct CompiledMachine<Model> {
         notification: spec.notification)
     }
 
+    // Plain before/after callbacks, flat, for light slots.
+    let (plainBefore, plainBeforeStarts) = Self.flattenPlain(beforeCallbacks)
+    let (plainAfter, plainAfterStarts) = Self.flattenPlain(afterCallbacks)
+    self.plainBefore = plainBefore
+    self.plainBeforeStarts = plainBeforeStarts
+    self.plainAfter = plainAfter
+    self.plainAfterStarts = plainAfterStarts
+
     // One slot per (state, event): its candidates, specific from-states before wildcards.
     var starts: [Int32] = [0]
     var candidates: [Candidate] = []
-    var fastSlots: [Int32] = []
+    columnHeight = states.count
+    var fastSlots = [Int32](repeating: Self.noTransition, count: states.count * (events.count + 1))
     starts.reserveCapacity(states.count * events.count + 1)
     for state in states {
       for (eventIndex, event) in events.enumerated() {
@@ -166,12 +194,12 @@ struct CompiledMachine<Model> {
           if spec.guardBody == nil { break }
         }
         let from = stateIndexByName[state]!
-        fastSlots.append(
-          Self.fastSlot(
-            slot, from: from, event: eventIndex, before: beforeCallbacks, after: afterCallbacks,
-            entry: entryActions, exit: exitActions, isFinal: isFinal,
-            needsFullStep: !observers.isEmpty || builder.log != nil || !triggers[Int(from)].isEmpty
-              || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }))
+        let needsFullStep =
+          !observers.isEmpty || builder.log != nil || !triggers[Int(from)].isEmpty
+          || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
+        fastSlots[eventIndex * states.count + Int(from)] = Self.fastSlot(
+          slot, from: from, event: eventIndex, before: beforeCallbacks, after: afterCallbacks,
+          entry: entryActions, exit: exitActions, isFinal: isFinal, needsFullStep: needsFullStep)
         candidates += slot
         starts.append(Int32(candidates.count))
       }
@@ -181,7 +209,8 @@ struct CompiledMachine<Model> {
     self.candidates = candidates
   }
 
-  /// The fast-path value of a slot: its target when taking it runs no code at all.
+  /// The fast-path value of a slot: its target when taking it runs no code at all, a ``light``
+  /// encoding when it runs only plain before/after callbacks, else ``fullStep``.
   private static func fastSlot(
     _ slot: [Candidate], from: Int32, event: Int, before: [[Callback]], after: [[Callback]],
     entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool], needsFullStep: Bool
@@ -190,11 +219,26 @@ struct CompiledMachine<Model> {
     let target = only.target
     let runsStateActions =
       !only.isInternal && (!exit[Int(from)].isEmpty || (target >= 0 && !entry[Int(target)].isEmpty))
-    let isPlain =
+    let runsOnlyCallbacks =
       slot.count == 1 && only.guardBody == nil && only.action == nil && !only.terminates
-      && target >= 0 && !isFinal[Int(target)] && before[event].isEmpty && after[event].isEmpty
-      && !runsStateActions && !needsFullStep
-    return isPlain ? target : fullStep
+      && target >= 0 && !isFinal[Int(target)] && !runsStateActions && !needsFullStep
+    guard runsOnlyCallbacks else { return fullStep }
+    if before[event].isEmpty && after[event].isEmpty { return target }
+    let allPlain = (before[event] + after[event]).allSatisfy { $0.plainBody != nil }
+    return allPlain ? light - target : fullStep
+  }
+
+  /// The plain bodies of each event's callbacks, flat, with start offsets; an event with any
+  /// callback that takes a ``Transition`` gets none.
+  private static func flattenPlain(_ callbacks: [[Callback]]) -> ([PlainCallback], [Int32]) {
+    var flat: [PlainCallback] = []
+    var starts: [Int32] = [0]
+    for list in callbacks {
+      let bodies = list.compactMap(\.plainBody)
+      if bodies.count == list.count { flat += bodies }
+      starts.append(Int32(flat.count))
+    }
+    return (flat, starts)
   }
 
   private static func checkNames(

@@ -19,8 +19,8 @@ public final class StateMachineBuilder<Model> {
     let to: String?
     let isInternal: Bool
     let terminates: Bool
-    let guardBody: Guard?
-    let action: Callback?
+    let guardBody: MachineGuard<Model>?
+    let action: MachineCallback<Model>?
     /// Fires the event automatically this long after entering a from-state.
     var timeout: Duration? = nil
     /// Fires the event when this notification is posted while in a from-state.
@@ -29,12 +29,12 @@ public final class StateMachineBuilder<Model> {
 
   struct NamedCallback {
     let name: String
-    let body: Callback
+    let body: MachineCallback<Model>
   }
 
   struct EntryAction {
     let state: String
-    let body: (Model, Transition) throws -> NextStep?
+    let body: MachineEntryAction<Model>
   }
 
   /// The state a new object starts in. Defaults to the first state added; setting a state that
@@ -117,7 +117,7 @@ public final class StateMachineBuilder<Model> {
     _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
     if guard: @escaping Guard, action: Callback? = nil
   ) {
-    addTransition(event, from: [from], to: to, isInternal, `guard`, action)
+    addTransition(event, from: [from], to: to, isInternal, .withTransition(`guard`), action.map { .withTransition($0) })
   }
 
   /// Declares transitions from several states whose guard (and action) receive the ``Transition``.
@@ -125,7 +125,7 @@ public final class StateMachineBuilder<Model> {
     _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
     if guard: @escaping Guard, action: Callback? = nil
   ) {
-    addTransition(event, from: from, to: to, isInternal, `guard`, action)
+    addTransition(event, from: from, to: to, isInternal, .withTransition(`guard`), action.map { .withTransition($0) })
   }
 
   /// Declares a transition whose action receives the ``Transition``, with the event's payload.
@@ -133,7 +133,7 @@ public final class StateMachineBuilder<Model> {
     _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
     action: @escaping Callback
   ) {
-    addTransition(event, from: [from], to: to, isInternal, nil, action)
+    addTransition(event, from: [from], to: to, isInternal, nil, .withTransition(action))
   }
 
   /// Declares transitions from several states whose action receives the ``Transition``.
@@ -141,7 +141,7 @@ public final class StateMachineBuilder<Model> {
     _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
     action: @escaping Callback
   ) {
-    addTransition(event, from: from, to: to, isInternal, nil, action)
+    addTransition(event, from: from, to: to, isInternal, nil, .withTransition(action))
   }
 
   /// Declares a transition that fires by itself when the machine has been in `from` for
@@ -197,35 +197,32 @@ public final class StateMachineBuilder<Model> {
   /// Runs `callback` before every transition of `event`, while the state is still the old one.
   /// Throwing aborts the transition; nothing changes.
   public func before(_ event: String, _ callback: @escaping (Model) throws -> Void) {
-    beforeCallbacks.append(NamedCallback(name: event, body: { model, _ in try callback(model) }))
+    beforeCallbacks.append(NamedCallback(name: event, body: .plain(callback)))
   }
 
   /// Runs `callback`, which receives the ``Transition``, before every transition of `event`.
   public func before(_ event: String, _ callback: @escaping Callback) {
-    beforeCallbacks.append(NamedCallback(name: event, body: callback))
+    beforeCallbacks.append(NamedCallback(name: event, body: .withTransition(callback)))
   }
 
   /// Runs `callback` after every transition of `event`, once the state is the new one.
   public func after(_ event: String, _ callback: @escaping (Model) throws -> Void) {
-    afterCallbacks.append(NamedCallback(name: event, body: { model, _ in try callback(model) }))
+    afterCallbacks.append(NamedCallback(name: event, body: .plain(callback)))
   }
 
   /// Runs `callback`, which receives the ``Transition``, after every transition of `event`.
   public func after(_ event: String, _ callback: @escaping Callback) {
-    afterCallbacks.append(NamedCallback(name: event, body: callback))
+    afterCallbacks.append(NamedCallback(name: event, body: .withTransition(callback)))
   }
 
   /// Runs `action` whenever `state` is entered by an external transition.
   public func onEntry(_ state: String, _ action: @escaping (Model) throws -> Void) {
-    entryActions.append(EntryAction(state: state, body: { model, _ in try action(model); return nil }))
+    entryActions.append(EntryAction(state: state, body: .callback(.plain(action))))
   }
 
   /// Runs `action`, which receives the ``Transition``, whenever `state` is entered.
   public func onEntry(_ state: String, _ action: @escaping Callback) {
-    entryActions.append(EntryAction(state: state, body: { model, transition in
-      try action(model, transition)
-      return nil
-    }))
+    entryActions.append(EntryAction(state: state, body: .callback(.withTransition(action))))
   }
 
   /// Runs `action` whenever `state` is entered; the ``NextStep`` it returns, if any, is processed
@@ -233,17 +230,17 @@ public final class StateMachineBuilder<Model> {
   public func onEntry(
     _ state: String, then action: @escaping (Model, Transition) throws -> NextStep?
   ) {
-    entryActions.append(EntryAction(state: state, body: action))
+    entryActions.append(EntryAction(state: state, body: .then(action)))
   }
 
   /// Runs `action` whenever `state` is left by an external transition.
   public func onExit(_ state: String, _ action: @escaping (Model) throws -> Void) {
-    exitActions.append(NamedCallback(name: state, body: { model, _ in try action(model) }))
+    exitActions.append(NamedCallback(name: state, body: .plain(action)))
   }
 
   /// Runs `action`, which receives the ``Transition``, whenever `state` is left.
   public func onExit(_ state: String, _ action: @escaping Callback) {
-    exitActions.append(NamedCallback(name: state, body: action))
+    exitActions.append(NamedCallback(name: state, body: .withTransition(action)))
   }
 
   /// Calls `observer` after every transition (old state, event and new state are in the
@@ -256,7 +253,7 @@ public final class StateMachineBuilder<Model> {
 
   private func addTransition(
     _ event: String, from: [String]?, to: String, _ isInternal: Bool,
-    _ guardBody: Guard?, _ action: Callback?
+    _ guardBody: MachineGuard<Model>?, _ action: MachineCallback<Model>?
   ) {
     let spec = makeSpec(event, from: from, to: to, isInternal, guardBody, action)
     if guardBody == nil, action == nil, transitions.contains(where: { $0.isSamePlainTransition(as: spec) }) {
@@ -267,19 +264,19 @@ public final class StateMachineBuilder<Model> {
 
   private func makeSpec(
     _ event: String, from: [String]?, to: String, _ isInternal: Bool,
-    _ guardBody: Guard?, _ action: Callback?
+    _ guardBody: MachineGuard<Model>?, _ action: MachineCallback<Model>?
   ) -> TransitionSpec {
     TransitionSpec(
       event: event, from: from, to: to, isInternal: isInternal, terminates: false,
       guardBody: guardBody, action: action)
   }
 
-  private func guardBody(_ body: ((Model) throws -> Bool)?) -> Guard? {
-    body.map { body in { model, _ in try body(model) } }
+  private func guardBody(_ body: ((Model) throws -> Bool)?) -> MachineGuard<Model>? {
+    body.map { .plain($0) }
   }
 
-  private func callback(_ body: ((Model) throws -> Void)?) -> Callback? {
-    body.map { body in { model, _ in try body(model) } }
+  private func callback(_ body: ((Model) throws -> Void)?) -> MachineCallback<Model>? {
+    body.map { .plain($0) }
   }
 }
 

@@ -1,5 +1,11 @@
 // The transition algorithm (SEMANTICS.md, "Firing an event"). Inlinable, so that a generated
-// event method is specialised for its class: the fast path is a table lookup and a store.
+// event method is specialised for its class. Three tiers, chosen per (state, event) slot when the
+// definition is compiled:
+// - fast: the transition runs no code; a table load and a store;
+// - light: it runs only plain `before`/`after` callbacks; no `Transition` is built;
+// - full: everything else (guards, actions, entry/exit, observers, triggers, the log), `step`.
+
+import Foundation
 
 /// How one run-to-completion step ended.
 @usableFromInline
@@ -33,25 +39,23 @@ extension StateMachineDefinition {
     return try body()
   }
 
-  /// Fires `event` on `model`. Returns whether a transition happened (or the event was queued).
+  // MARK: Firing
+
+  /// Fires `event` on `model`. Returns whether a transition happened (or the event was queued
+  /// because it was fired from inside a callback of the same machine).
   @inlinable
-  public func fire(_ event: StateMachineEventID, payload: Any? = nil, on model: Model) -> Bool {
-    withLock(model) {
-      // Fast path: an idle machine and a transition that runs no code.
-      if !model._$stateMachineStorage.isBusy, !model._$stateMachineStorage.isTerminated,
-        model._$stateMachineStorage.extras == nil
-      {
-        let target = fastSlot(model._$stateMachineStorage.stateIndex, event.index)
-        if target >= 0 {
-          model._$stateMachineWillChangeState()
-          model._$stateMachineStorage.stateIndex = target
-          model._$stateMachineDidChangeState()
-          return true
-        }
-        if target == CompiledMachine<Model>.noTransition { return false }
-      }
-      return process(event.index, payload, model).happened
+  public func fire(_ event: StateMachineEventID, on model: Model) -> Bool {
+    if let lock = model._$stateMachineLock {
+      return lock.withLock { fireWithoutPayload(event, model) }
     }
+    return fireWithoutPayload(event, model)
+  }
+
+  /// Fires `event` on `model` with a payload that callbacks, guards and actions receive.
+  @inlinable
+  public func fire(_ event: StateMachineEventID, payload: Any?, on model: Model) -> Bool {
+    guard let payload else { return fire(event, on: model) }
+    return withLock(model) { process(event.index, payload, model).happened }
   }
 
   /// Fires `event` on `model` and throws why it was rejected or failed.
@@ -66,16 +70,76 @@ extension StateMachineDefinition {
     }
   }
 
+  /// The fast and light tiers; the rest goes to ``fireFully(_:_:)``. Called under the lock.
+  @inlinable
+  func fireWithoutPayload(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    if !model._$stateMachineStorage.isBusy, !model._$stateMachineStorage.isTerminated,
+      model._$stateMachineStorage.extras == nil
+    {
+      let slot = compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)]
+      if slot >= 0 {
+        write(slot, model)
+        return true
+      }
+      if slot == CompiledMachine<Model>.noTransition { return false }
+      if slot <= CompiledMachine<Model>.light {
+        return fireLight(event.index, to: CompiledMachine<Model>.light &- slot, model)
+      }
+    }
+    return fireFully(event, model)
+  }
+
+  /// Everything the fast tiers do not handle: kept out of line so they stay small.
+  @inlinable @inline(never)
+  func fireFully(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    process(event.index, nil, model).happened
+  }
+
+  /// A transition that runs only plain `before` and `after` callbacks (steps 3, 6, 8, 9).
+  @inlinable
+  func fireLight(_ event: Int32, to target: Int32, _ model: Model) -> Bool {
+    model._$stateMachineStorage.isBusy = true
+    var happened = true
+    do {
+      let before = compiled.plainBeforeStarts
+      for index in Int(before[Int(event)])..<Int(before[Int(event) &+ 1]) {
+        try compiled.plainBefore[index](model)
+      }
+    } catch {
+      happened = false
+    }
+    if happened {
+      write(target, model)
+      let after = compiled.plainAfterStarts
+      for index in Int(after[Int(event)])..<Int(after[Int(event) &+ 1]) {
+        // An error here does not undo the transition; the Bool says it happened.
+        do { try compiled.plainAfter[index](model) } catch { break }
+      }
+    }
+    if !model._$stateMachineStorage.queue.isEmpty { drainQueue(model) }
+    model._$stateMachineStorage.isBusy = false
+    return happened
+  }
+
+  /// Writes the state, telling Observation (a no-op unless the class is `@Observable`).
+  @inlinable
+  func write(_ state: Int32, _ model: Model) {
+    model._$stateMachineWillChangeState()
+    model._$stateMachineStorage.stateIndex = state
+    model._$stateMachineDidChangeState()
+  }
+
+  // MARK: Queries
+
   /// Whether firing `event` now would take a transition. Guards run; nothing else does.
   @inlinable
   public func can(_ event: StateMachineEventID, on model: Model) -> Bool {
     withLock(model) {
+      if model._$stateMachineStorage.isTerminated { return false }
       let from = model._$stateMachineStorage.stateIndex
-      let target = fastSlot(from, event.index)
-      if target == CompiledMachine<Model>.noTransition || model._$stateMachineStorage.isTerminated {
-        return false
-      }
-      if target >= 0 { return true }
+      let slot = compiled.fastSlots[event.column &+ Int(from)]
+      if slot == CompiledMachine<Model>.noTransition { return false }
+      if slot != CompiledMachine<Model>.fullStep { return true }
       // Guards run as if inside a step: an event a guard fires is queued, then dropped, so that
       // asking changes nothing.
       let wasBusy = model._$stateMachineStorage.isBusy
@@ -83,7 +147,9 @@ extension StateMachineDefinition {
       model._$stateMachineStorage.isBusy = true
       let candidate = try? selectCandidate(event.index, from: from, payload: nil, model)
       model._$stateMachineStorage.isBusy = wasBusy
-      model._$stateMachineStorage.queue.removeSubrange(queued...)
+      if model._$stateMachineStorage.queue.count > queued {
+        model._$stateMachineStorage.queue.removeSubrange(queued...)
+      }
       return candidate != nil
     }
   }
@@ -103,7 +169,7 @@ extension StateMachineDefinition {
   /// The events that would take a transition now, in declaration order.
   public func availableEvents(on model: Model) -> [String] {
     withLock(model) {
-      compiled.events.indices.filter { can(StateMachineEventID(index: Int32($0)), on: model) }
+      compiled.events.indices.filter { can(eventID(index: Int32($0)), on: model) }
         .map { compiled.events[$0] }
     }
   }
@@ -118,25 +184,20 @@ extension StateMachineDefinition {
     guard let index = compiled.stateIndexByName[state] else { throw .unknownState(state) }
     withLock(model) {
       disarm(model)
-      model._$stateMachineWillChangeState()
-      model._$stateMachineStorage.stateIndex = index
+      write(index, model)
       model._$stateMachineStorage.isTerminated = compiled.isFinal[Int(index)]
-      model._$stateMachineDidChangeState()
       arm(index, model)
     }
   }
 
-  // MARK: The step
+  // MARK: The full step
 
-  /// The fast-path table entry of (`state`, `event`); ``CompiledMachine/noTransition`` for an
-  /// unknown event.
+  /// Whether (`state`, `event`) has any transition; `false` for an unknown event.
   @inlinable
-  func fastSlot(_ state: Int32, _ event: Int32) -> Int32 {
-    let eventCount = compiled.events.count
-    guard event >= 0, Int(event) < eventCount, Int(state) < compiled.states.count else {
-      return CompiledMachine<Model>.noTransition
-    }
-    return compiled.fastSlots[Int(state) &* eventCount &+ Int(event)]
+  func hasTransition(_ state: Int32, _ event: Int32) -> Bool {
+    guard event >= 0, Int(event) < compiled.events.count else { return false }
+    return compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(state)]
+      != CompiledMachine<Model>.noTransition
   }
 
   /// Runs one event to completion, including the events queued meanwhile. Called under the lock.
@@ -192,11 +253,12 @@ extension StateMachineDefinition {
       let candidate = compiled.candidates[index]
       guard let guardBody = candidate.guardBody else { return candidate }
       let to = candidate.target >= 0 ? candidate.target : from
-      let transition = Transition(
-        event: compiled.events[Int(event)], from: compiled.states[Int(from)],
-        to: compiled.states[Int(to)], payload: payload)
-      let passed = try guardBody(model, transition)
-      trace("guard of '\(transition.event)' to '\(transition.to)': \(passed)")
+      let passed = try guardBody(model) {
+        Transition(
+          event: compiled.events[Int(event)], from: compiled.states[Int(from)],
+          to: compiled.states[Int(to)], payload: payload)
+      }
+      trace("guard of '\(eventName(event))' to '\(stateName(to))': \(passed)")
       if passed { return candidate }
     }
     return nil
@@ -214,7 +276,7 @@ extension StateMachineDefinition {
       return rejected(.terminated(event: eventName, state: stateName(from)))
     }
     // 2. Select the transition.
-    if fastSlot(from, event) == CompiledMachine<Model>.noTransition {
+    if !hasTransition(from, event) {
       return rejected(.noTransition(event: eventName, state: stateName(from)))
     }
     let selected: CompiledMachine<Model>.Candidate
@@ -228,14 +290,20 @@ extension StateMachineDefinition {
     }
     let to = selected.target >= 0 ? selected.target : from
     let isExternal = !selected.isInternal
-    let transition = Transition(
-      event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)],
-      payload: payload)
+    // The Transition is built once, and only if a callback takes it.
+    var built: Transition?
+    func transition() -> Transition {
+      if let built { return built }
+      let made = Transition(
+        event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
+      built = made
+      return made
+    }
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
     do {
       for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, transition) }
       if isExternal {
-        if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(transition.from)'") }
+        if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(stateName(from))'") }
         for action in compiled.exitActions[Int(from)] { try action(model, transition) }
       }
       try selected.action?(model, transition)
@@ -243,21 +311,19 @@ extension StateMachineDefinition {
       return failed(eventName, transitionHappened: false, error)
     }
     // 6. The state is written; the old state's triggers are disarmed, the new one's armed.
-    model._$stateMachineWillChangeState()
-    model._$stateMachineStorage.stateIndex = to
+    write(to, model)
     if selected.terminates || compiled.isFinal[Int(to)] {
       model._$stateMachineStorage.isTerminated = true
     }
-    model._$stateMachineDidChangeState()
-    trace("transition '\(transition.from)' -> '\(transition.to)' on '\(eventName)'")
+    trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName)'")
     let terminated = model._$stateMachineStorage.isTerminated
-    if isExternal || terminated { disarm(model) }
-    if isExternal && !terminated { arm(to, model) }
+    if (isExternal || terminated) && model._$stateMachineStorage.extras != nil { disarm(model) }
+    if isExternal && !terminated && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
     var failure: (any Error)?
     do {
       if isExternal {
-        if !compiled.entryActions[Int(to)].isEmpty { trace("entry '\(transition.to)'") }
+        if !compiled.entryActions[Int(to)].isEmpty { trace("entry '\(stateName(to))'") }
         for action in compiled.entryActions[Int(to)] {
           if let next = try action(model, transition) { try enqueue(next, model) }
         }
@@ -266,9 +332,9 @@ extension StateMachineDefinition {
     } catch {
       failure = error
     }
-    for observer in compiled.observers { observer(model, transition) }
+    for observer in compiled.observers { observer(model, transition()) }
     if let extras = model._$stateMachineStorage.extras {
-      publish(CompletedTransition(from: transition.from, event: eventName, to: transition.to), to: extras)
+      publish(CompletedTransition(from: stateName(from), event: eventName, to: stateName(to)), to: extras)
     }
     if let failure { return failed(eventName, transitionHappened: true, failure) }
     return .accepted
@@ -282,7 +348,8 @@ extension StateMachineDefinition {
 
   @inlinable
   func failed(_ event: String, transitionHappened: Bool, _ error: any Error) -> StepOutcome {
-    let failure = StateMachineError.callbackFailed(event: event, transitionHappened: transitionHappened, underlying: error)
+    let failure = StateMachineError.callbackFailed(
+      event: event, transitionHappened: transitionHappened, underlying: error)
     trace("failed: \(failure)")
     return .failed(failure, transitionHappened: transitionHappened)
   }

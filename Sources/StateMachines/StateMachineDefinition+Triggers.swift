@@ -72,7 +72,7 @@ extension StateMachineDefinition {
       let transition = Transition(event: "", from: stateName(state), to: stateName(state))
       do {
         for action in compiled.entryActions[Int(state)] {
-          if let next = try action(model, transition) { try enqueue(next, model) }
+          if let next = try action(model, { transition }) { try enqueue(next, model) }
         }
       } catch {
         return .failed(.callbackFailed(event: "", transitionHappened: true, underlying: error), transitionHappened: true)

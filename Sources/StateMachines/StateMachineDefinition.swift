@@ -72,7 +72,15 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// Resolves an event name once, for firing it without string hashing. An unknown name gives an
   /// ID that every call rejects.
   public func eventID(_ name: String) -> StateMachineEventID {
-    StateMachineEventID(index: compiled.eventIndexByName[name] ?? -1)
+    eventID(index: compiled.eventIndexByName[name] ?? -1)
+  }
+
+  /// The ID of the event at `index`; out of range means unknown.
+  @usableFromInline
+  func eventID(index: Int32) -> StateMachineEventID {
+    let known = index >= 0 && Int(index) < compiled.events.count
+    let column = (known ? Int(index) : compiled.events.count) * compiled.columnHeight
+    return StateMachineEventID(index: known ? index : -1, column: column)
   }
 
   /// Resolves a state name once, for cheap `is<State>` checks.

@@ -1,0 +1,55 @@
+/// A callback, action or observer as registered: with or without the ``Transition``. Building a
+/// `Transition` copies names and the payload, so the runtime builds one only for the callbacks
+/// that take it.
+@usableFromInline
+enum MachineCallback<Model> {
+  case plain((Model) throws -> Void)
+  case withTransition((Model, Transition) throws -> Void)
+
+  @inlinable
+  func callAsFunction(_ model: Model, _ transition: () -> Transition) throws {
+    switch self {
+    case .plain(let body): try body(model)
+    case .withTransition(let body): try body(model, transition())
+    }
+  }
+
+  /// The body, if it takes no ``Transition``.
+  @inlinable var plainBody: ((Model) throws -> Void)? {
+    if case .plain(let body) = self { return body }
+    return nil
+  }
+}
+
+/// A guard as registered: with or without the ``Transition``.
+@usableFromInline
+enum MachineGuard<Model> {
+  case plain((Model) throws -> Bool)
+  case withTransition((Model, Transition) throws -> Bool)
+
+  @inlinable
+  func callAsFunction(_ model: Model, _ transition: () -> Transition) throws -> Bool {
+    switch self {
+    case .plain(let body): return try body(model)
+    case .withTransition(let body): return try body(model, transition())
+    }
+  }
+}
+
+/// An entry action as registered: a callback, or one that may ask for a ``NextStep``.
+@usableFromInline
+enum MachineEntryAction<Model> {
+  case callback(MachineCallback<Model>)
+  case then((Model, Transition) throws -> NextStep?)
+
+  @inlinable
+  func callAsFunction(_ model: Model, _ transition: () -> Transition) throws -> NextStep? {
+    switch self {
+    case .callback(let callback):
+      try callback(model, transition)
+      return nil
+    case .then(let body):
+      return try body(model, transition())
+    }
+  }
+}
