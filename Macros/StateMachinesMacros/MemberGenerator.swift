@@ -47,6 +47,11 @@ struct MemberGenerator {
     ]
     // A lock for a Sendable class; `nonisolated(unsafe)` because every access happens under it.
     let unsafe = machineClass.needsLock ? "nonisolated(unsafe) " : ""
+    // The stored storage skips the dynamic exclusivity check (`swift_beginAccess`) that every
+    // class property access otherwise pays. Safe because the runtime only makes instantaneous
+    // accesses to it (read or write one field, append to or remove from its queue), never one
+    // that spans user code, and those accesses are serialised by the object's lock or actor.
+    let unchecked = "@exclusivity(unchecked) "
     if machineClass.isCodable {
       members += [
         """
@@ -54,7 +59,7 @@ struct MemberGenerator {
           \(raw: machineClass.accessModifier)static var definition: StateMachines.StateMachineDefinition<\(raw: name)> { \(raw: definition) }
         }
         """,
-        "\(raw: modifiers)\(raw: unsafe)var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()",
+        "\(raw: unchecked)\(raw: modifiers)\(raw: unsafe)var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()",
         """
         \(raw: modifiers)var _$stateMachineStorage: StateMachines.StateMachineStorage {
           _read { yield _$stateMachineCodableStorage.storage }
@@ -73,7 +78,7 @@ struct MemberGenerator {
           """)
       }
     } else {
-      members.append("\(raw: modifiers)\(raw: unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))")
+      members.append("\(raw: unchecked)\(raw: modifiers)\(raw: unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))")
     }
     if machineClass.needsLock {
       members += [

@@ -16,7 +16,11 @@ public final class DynamicStateMachine: StateMachineObject, @unchecked Sendable 
   /// The definition that drives this machine.
   public let stateMachineDefinition: StateMachineDefinition<DynamicStateMachine>
   /// Implementation detail: accessed only under ``_$stateMachineLock``.
-  public var _$stateMachineStorage: StateMachineStorage
+  ///
+  /// `@exclusivity(unchecked)` skips the dynamic exclusivity check on every access. Safe because
+  /// the runtime only makes instantaneous accesses to it (read or write one field, append to or
+  /// remove from its queue), never one that spans user code, serialised by the lock.
+  @exclusivity(unchecked) public var _$stateMachineStorage: StateMachineStorage
   private let lock = StateMachineLock()
 
   /// A machine in `definition`'s initial state. Several machines may share one definition.

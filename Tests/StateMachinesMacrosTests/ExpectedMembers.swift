@@ -18,7 +18,7 @@ enum ExpectedMembers {
         self
       }
 
-      var _$stateMachineStorage = StateMachines.StateMachineStorage(\(name).stateMachine)
+      @exclusivity(unchecked) var _$stateMachineStorage = StateMachines.StateMachineStorage(\(name).stateMachine)
 
       var _$stateMachineLock: StateMachines.StateMachineLock? {
         nil

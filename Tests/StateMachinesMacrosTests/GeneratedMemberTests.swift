@@ -59,7 +59,7 @@ import Testing
             self
           }
 
-          var _$stateMachineStorage = StateMachines.StateMachineStorage(Subscription.stateMachine)
+          @exclusivity(unchecked) var _$stateMachineStorage = StateMachines.StateMachineStorage(Subscription.stateMachine)
 
           var _$stateMachineLock: StateMachines.StateMachineLock? {
             nil
@@ -208,7 +208,7 @@ import Testing
             self
           }
 
-          public var _$stateMachineStorage = StateMachines.StateMachineStorage(Door.stateMachine)
+          @exclusivity(unchecked) public var _$stateMachineStorage = StateMachines.StateMachineStorage(Door.stateMachine)
 
           public var _$stateMachineLock: StateMachines.StateMachineLock? {
             nil
@@ -286,7 +286,7 @@ import Testing
             self
           }
 
-          final var _$stateMachineStorage = StateMachines.StateMachineStorage(Lamp.stateMachine)
+          @exclusivity(unchecked) final var _$stateMachineStorage = StateMachines.StateMachineStorage(Lamp.stateMachine)
 
           final var _$stateMachineLock: StateMachines.StateMachineLock? {
             nil
@@ -366,7 +366,7 @@ import Testing
             self
           }
 
-          var _$stateMachineStorage = StateMachines.StateMachineStorage(Screen.stateMachine)
+          @exclusivity(unchecked) var _$stateMachineStorage = StateMachines.StateMachineStorage(Screen.stateMachine)
 
           var _$stateMachineLock: StateMachines.StateMachineLock? {
             nil
@@ -448,7 +448,7 @@ import Testing
             self
           }
 
-          nonisolated(unsafe) var _$stateMachineStorage = StateMachines.StateMachineStorage(Counter.stateMachine)
+          @exclusivity(unchecked) nonisolated(unsafe) var _$stateMachineStorage = StateMachines.StateMachineStorage(Counter.stateMachine)
 
           private let _$stateMachineLockStorage = StateMachines.StateMachineLock()
 
@@ -613,7 +613,7 @@ import Testing
             self
           }
 
-          var _$stateMachineStorage = StateMachines.StateMachineStorage(Valve.machine)
+          @exclusivity(unchecked) var _$stateMachineStorage = StateMachines.StateMachineStorage(Valve.machine)
 
           var _$stateMachineLock: StateMachines.StateMachineLock? {
             nil

@@ -39,7 +39,7 @@ import Testing
             self
           }
 
-          var _$stateMachineStorage = StateMachines.StateMachineStorage(Toggle.stateMachine)
+          @exclusivity(unchecked) var _$stateMachineStorage = StateMachines.StateMachineStorage(Toggle.stateMachine)
 
           var _$stateMachineLock: StateMachines.StateMachineLock? {
             nil
@@ -138,7 +138,7 @@ import Testing
             }
           }
 
-          var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()
+          @exclusivity(unchecked) var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()
 
           var _$stateMachineStorage: StateMachines.StateMachineStorage {
             _read {
