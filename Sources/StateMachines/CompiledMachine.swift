@@ -64,12 +64,19 @@ struct CompiledMachine<Model> {
   /// The height of a column of ``fastSlots``: the number of states, at least 1 (a definition
   /// without states still has a current state index, 0, that must read a rejecting slot).
   @usableFromInline let columnHeight: Int
-  /// Per event, `plainBefore[plainBeforeStarts[e] ..< plainBeforeStarts[e + 1]]` are its `before`
-  /// callbacks when they all take no ``Transition`` (empty otherwise); the same for `after`.
-  @usableFromInline let plainBefore: [PlainCallback]
-  @usableFromInline let plainBeforeStarts: [Int32]
-  @usableFromInline let plainAfter: [PlainCallback]
-  @usableFromInline let plainAfterStarts: [Int32]
+  /// Per event, where its plain `before` and `after` callbacks sit in ``plainCallbacks``: filled
+  /// only for an event whose callbacks all take no ``Transition`` (the light tier).
+  @usableFromInline let plainRanges: [PlainRanges]
+  @usableFromInline let plainCallbacks: [PlainCallback]
+
+  /// `plainCallbacks[beforeStart ..< afterStart]` run before the state is written,
+  /// `plainCallbacks[afterStart ..< end]` after.
+  @usableFromInline
+  struct PlainRanges {
+    @usableFromInline let beforeStart: Int32
+    @usableFromInline let afterStart: Int32
+    @usableFromInline let end: Int32
+  }
   /// Candidates of slot `i` are `candidates[candidateStarts[i] ..< candidateStarts[i + 1]]`,
   /// specific from-states first, then wildcards, each in declaration order.
   @usableFromInline let candidateStarts: [Int32]
@@ -97,10 +104,8 @@ struct CompiledMachine<Model> {
     initialStateIndex = initial.flatMap { stateIndexByName[$0] } ?? 0
     columnHeight = max(states.count, 1)
     fastSlots = Array(repeating: Self.noTransition, count: max(states.count, 1) * (events.count + 1))
-    plainBefore = []
-    plainBeforeStarts = Array(repeating: 0, count: events.count + 1)
-    plainAfter = []
-    plainAfterStarts = Array(repeating: 0, count: events.count + 1)
+    plainRanges = Array(repeating: PlainRanges(beforeStart: 0, afterStart: 0, end: 0), count: events.count)
+    plainCallbacks = []
     candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
     candidates = []
     beforeCallbacks = Array(repeating: [], count: events.count)
@@ -167,12 +172,7 @@ struct CompiledMachine<Model> {
     }
 
     // Plain before/after callbacks, flat, for light slots.
-    let (plainBefore, plainBeforeStarts) = Self.flattenPlain(beforeCallbacks)
-    let (plainAfter, plainAfterStarts) = Self.flattenPlain(afterCallbacks)
-    self.plainBefore = plainBefore
-    self.plainBeforeStarts = plainBeforeStarts
-    self.plainAfter = plainAfter
-    self.plainAfterStarts = plainAfterStarts
+    (plainRanges, plainCallbacks) = Self.flattenPlain(before: beforeCallbacks, after: afterCallbacks)
 
     // One slot per (state, event): its candidates, specific from-states before wildcards.
     var starts: [Int32] = [0]
@@ -228,17 +228,27 @@ struct CompiledMachine<Model> {
     return allPlain ? light - target : fullStep
   }
 
-  /// The plain bodies of each event's callbacks, flat, with start offsets; an event with any
-  /// callback that takes a ``Transition`` gets none.
-  private static func flattenPlain(_ callbacks: [[Callback]]) -> ([PlainCallback], [Int32]) {
+  /// The plain bodies of each event's callbacks, flat, with their ranges; an event with any
+  /// callback that takes a ``Transition`` gets empty ranges.
+  private static func flattenPlain(
+    before: [[Callback]], after: [[Callback]]
+  ) -> ([PlainRanges], [PlainCallback]) {
+    var ranges: [PlainRanges] = []
     var flat: [PlainCallback] = []
-    var starts: [Int32] = [0]
-    for list in callbacks {
-      let bodies = list.compactMap(\.plainBody)
-      if bodies.count == list.count { flat += bodies }
-      starts.append(Int32(flat.count))
+    for (before, after) in zip(before, after) {
+      let beforeBodies = before.compactMap(\.plainBody)
+      let afterBodies = after.compactMap(\.plainBody)
+      let start = Int32(flat.count)
+      guard beforeBodies.count == before.count, afterBodies.count == after.count else {
+        ranges.append(PlainRanges(beforeStart: start, afterStart: start, end: start))
+        continue
+      }
+      flat += beforeBodies
+      let afterStart = Int32(flat.count)
+      flat += afterBodies
+      ranges.append(PlainRanges(beforeStart: start, afterStart: afterStart, end: Int32(flat.count)))
     }
-    return (flat, starts)
+    return (ranges, flat)
   }
 
   private static func checkNames(

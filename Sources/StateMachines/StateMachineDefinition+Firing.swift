@@ -99,21 +99,24 @@ extension StateMachineDefinition {
   @inlinable
   func fireLight(_ event: Int32, to target: Int32, _ model: Model) -> Bool {
     model._$stateMachineStorage.isBusy = true
+    let ranges = compiled.plainRanges[Int(event)]
     var happened = true
     do {
-      let before = compiled.plainBeforeStarts
-      for index in Int(before[Int(event)])..<Int(before[Int(event) &+ 1]) {
-        try compiled.plainBefore[index](model)
+      var index = Int(ranges.beforeStart)
+      while index < Int(ranges.afterStart) {
+        try compiled.plainCallbacks[index](model)
+        index &+= 1
       }
     } catch {
       happened = false
     }
     if happened {
       write(target, model)
-      let after = compiled.plainAfterStarts
-      for index in Int(after[Int(event)])..<Int(after[Int(event) &+ 1]) {
+      var index = Int(ranges.afterStart)
+      while index < Int(ranges.end) {
         // An error here does not undo the transition; the Bool says it happened.
-        do { try compiled.plainAfter[index](model) } catch { break }
+        do { try compiled.plainCallbacks[index](model) } catch { break }
+        index &+= 1
       }
     }
     if !model._$stateMachineStorage.queue.isEmpty { drainQueue(model) }

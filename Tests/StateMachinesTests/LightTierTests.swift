@@ -1,0 +1,93 @@
+import Testing
+
+import StateMachines
+
+struct LightTierFailure: Error {}
+
+/// Events whose only code is plain `before`/`after` callbacks take the runtime's light tier (no
+/// `Transition` is built); these tests pin that it keeps the semantics of the full step.
+@StateMachine
+final class LightTierPump {
+  var log: [String] = []
+  var failBefore = false
+  var failAfter = false
+
+  static let stateMachine = StateMachineDefinition<LightTierPump> { sm in
+    sm.addState("idle")
+    sm.addState("pumping")
+    sm.addState("flushed")
+    sm.when("start", transitionFrom: "idle", to: "pumping")
+    sm.when("stop", transitionFrom: "pumping", to: "idle")
+    sm.when("flush", transitionFrom: "idle", to: "flushed")
+    sm.before("start") { pump in
+      pump.log.append("before start in \(pump.state)")
+      if pump.failBefore { throw LightTierFailure() }
+    }
+    sm.before("start") { $0.log.append("second before start") }
+    sm.after("start") { pump in
+      pump.log.append("after start in \(pump.state)")
+      if pump.failAfter { throw LightTierFailure() }
+    }
+    sm.after("start") { $0.log.append("second after start") }
+    sm.after("stop") { pump in
+      pump.log.append("after stop")
+      // Fired from inside a callback: queued, runs once this step is done.
+      pump.log.append("flush queued: \(pump.flush())")
+    }
+    sm.after("flush") { $0.log.append("after flush in \($0.state)") }
+  }
+}
+
+@Suite struct LightTierTests {
+  @Test func callbacksRunInOrderAroundTheStateChange() {
+    let pump = LightTierPump()
+    #expect(pump.start())
+    #expect(pump.isPumping)
+    #expect(pump.log == [
+      "before start in idle", "second before start", "after start in pumping", "second after start",
+    ])
+  }
+
+  @Test func aThrowingBeforeCallbackChangesNothingAndStopsTheRest() {
+    let pump = LightTierPump()
+    pump.failBefore = true
+    #expect(!pump.start())
+    #expect(pump.isIdle)
+    #expect(pump.log == ["before start in idle"])
+  }
+
+  @Test func aThrowingAfterCallbackKeepsTheNewStateAndSkipsTheRest() {
+    let pump = LightTierPump()
+    pump.failAfter = true
+    #expect(pump.start())
+    #expect(pump.isPumping)
+    #expect(pump.log == ["before start in idle", "second before start", "after start in pumping"])
+  }
+
+  @Test func anEventFiredFromALightCallbackIsQueuedAndRunsAfterTheStep() {
+    let pump = LightTierPump()
+    pump.start()
+    pump.log.removeAll()
+    #expect(pump.stop())
+    #expect(pump.isFlushed)
+    #expect(pump.log == ["after stop", "flush queued: true", "after flush in flushed"])
+  }
+
+  @Test func theThrowingVariantStillReportsTheErrorOfAnEventWithPlainCallbacks() {
+    let pump = LightTierPump()
+    pump.failBefore = true
+    do {
+      try pump.fireOrThrow("start")
+      Issue.record("expected an error")
+    } catch {
+      guard case .callbackFailed(let event, let happened, let underlying) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(event == "start")
+      #expect(!happened)
+      #expect(underlying is LightTierFailure)
+    }
+    #expect(pump.isIdle)
+  }
+}
