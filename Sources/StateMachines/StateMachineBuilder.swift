@@ -91,6 +91,9 @@ public final class StateMachineBuilder<Model> {
   /// Declares that `event` moves the machine from `from` to `to`.
   ///
   /// - Parameters:
+  ///   - event: the event's name; the first `when` that names it declares it.
+  ///   - from: the state the transition leaves.
+  ///   - to: the state it enters.
   ///   - isInternal: for a transition from a state to itself: `true` runs no exit or entry action
   ///     (an internal transition); `false`, the default, runs both.
   ///   - guard: the transition is taken only if this returns `true`. Of several transitions for
