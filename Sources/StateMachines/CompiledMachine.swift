@@ -64,10 +64,14 @@ struct CompiledMachine<Model> {
   /// The height of a column of ``fastSlots``: the number of states, at least 1 (a definition
   /// without states still has a current state index, 0, that must read a rejecting slot).
   @usableFromInline let columnHeight: Int
+  /// The ID of each event, and last the ID every unknown name gets.
+  @usableFromInline let eventIDs: [StateMachineEventID]
   /// Per event, where its plain `before` and `after` callbacks sit in ``plainCallbacks``: filled
   /// only for an event whose callbacks all take no ``Transition`` (the light tier).
   @usableFromInline let plainRanges: [PlainRanges]
-  @usableFromInline let plainCallbacks: [PlainCallback]
+  /// Unowned references to ``plainCallbackBoxes``, which keeps them alive.
+  @usableFromInline let plainCallbacks: [Unmanaged<PlainCallbackBox<Model>>]
+  let plainCallbackBoxes: [PlainCallbackBox<Model>]
 
   /// `plainCallbacks[beforeStart ..< afterStart]` run before the state is written,
   /// `plainCallbacks[afterStart ..< end]` after.
@@ -104,8 +108,10 @@ struct CompiledMachine<Model> {
     initialStateIndex = initial.flatMap { stateIndexByName[$0] } ?? 0
     columnHeight = max(states.count, 1)
     fastSlots = Array(repeating: Self.noTransition, count: max(states.count, 1) * (events.count + 1))
+    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: max(states.count, 1))
     plainRanges = Array(repeating: PlainRanges(beforeStart: 0, afterStart: 0, end: 0), count: events.count)
     plainCallbacks = []
+    plainCallbackBoxes = []
     candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
     candidates = []
     beforeCallbacks = Array(repeating: [], count: events.count)
@@ -172,7 +178,8 @@ struct CompiledMachine<Model> {
     }
 
     // Plain before/after callbacks, flat, for light slots.
-    (plainRanges, plainCallbacks) = Self.flattenPlain(before: beforeCallbacks, after: afterCallbacks)
+    (plainRanges, plainCallbackBoxes) = Self.flattenPlain(before: beforeCallbacks, after: afterCallbacks)
+    plainCallbacks = plainCallbackBoxes.map { Unmanaged.passUnretained($0) }
 
     // One slot per (state, event): its candidates, specific from-states before wildcards.
     var starts: [Int32] = [0]
@@ -205,6 +212,7 @@ struct CompiledMachine<Model> {
       }
     }
     self.fastSlots = fastSlots
+    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: states.count)
     self.candidateStarts = starts
     self.candidates = candidates
   }
@@ -228,13 +236,33 @@ struct CompiledMachine<Model> {
     return allPlain ? light - target : fullStep
   }
 
+  /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an
+  /// unknown event: the all-rejecting last column.
+  private static func eventIDs(_ fastSlots: [Int32], events: Int, columnHeight: Int) -> [StateMachineEventID] {
+    var ids: [StateMachineEventID] = []
+    for event in 0..<events {
+      let column = event * columnHeight
+      let sources = (0..<columnHeight).filter { fastSlots[column + $0] != noTransition }
+      if sources.count == 1 {
+        ids.append(
+          StateMachineEventID(
+            index: Int32(event), column: column, onlySource: Int32(sources[0]),
+            onlySourceSlot: fastSlots[column + sources[0]]))
+      } else {
+        ids.append(StateMachineEventID(index: Int32(event), column: column))
+      }
+    }
+    ids.append(StateMachineEventID(index: -1, column: events * columnHeight))
+    return ids
+  }
+
   /// The plain bodies of each event's callbacks, flat, with their ranges; an event with any
   /// callback that takes a ``Transition`` gets empty ranges.
   private static func flattenPlain(
     before: [[Callback]], after: [[Callback]]
-  ) -> ([PlainRanges], [PlainCallback]) {
+  ) -> ([PlainRanges], [PlainCallbackBox<Model>]) {
     var ranges: [PlainRanges] = []
-    var flat: [PlainCallback] = []
+    var flat: [PlainCallbackBox<Model>] = []
     for (before, after) in zip(before, after) {
       let beforeBodies = before.compactMap(\.plainBody)
       let afterBodies = after.compactMap(\.plainBody)
@@ -243,9 +271,9 @@ struct CompiledMachine<Model> {
         ranges.append(PlainRanges(beforeStart: start, afterStart: start, end: start))
         continue
       }
-      flat += beforeBodies
+      flat += beforeBodies.map(PlainCallbackBox.init)
       let afterStart = Int32(flat.count)
-      flat += afterBodies
+      flat += afterBodies.map(PlainCallbackBox.init)
       ranges.append(PlainRanges(beforeStart: start, afterStart: afterStart, end: Int32(flat.count)))
     }
     return (ranges, flat)

@@ -53,3 +53,15 @@ enum MachineEntryAction<Model> {
     }
   }
 }
+
+/// A plain callback in a box, so the light tier can call it through an unowned, guaranteed
+/// reference: calling a closure loaded from an array retains and releases its context, two atomic
+/// operations that cost more than the rest of the transition.
+@usableFromInline
+final class PlainCallbackBox<Model> {
+  @usableFromInline let body: (Model) throws -> Void
+
+  init(_ body: @escaping (Model) throws -> Void) {
+    self.body = body
+  }
+}

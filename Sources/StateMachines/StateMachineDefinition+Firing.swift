@@ -76,7 +76,14 @@ extension StateMachineDefinition {
     if !model._$stateMachineStorage.isBusy, !model._$stateMachineStorage.isTerminated,
       model._$stateMachineStorage.extras == nil
     {
-      let slot = compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)]
+      let state = model._$stateMachineStorage.stateIndex
+      let slot: Int32
+      if event.onlySource >= 0 {
+        guard state == event.onlySource else { return false }
+        slot = event.onlySourceSlot
+      } else {
+        slot = compiled.fastSlots[event.column &+ Int(state)]
+      }
       if slot >= 0 {
         write(slot, model)
         return true
@@ -100,24 +107,23 @@ extension StateMachineDefinition {
   func fireLight(_ event: Int32, to target: Int32, _ model: Model) -> Bool {
     model._$stateMachineStorage.isBusy = true
     let ranges = compiled.plainRanges[Int(event)]
-    var happened = true
-    do {
-      var index = Int(ranges.beforeStart)
-      while index < Int(ranges.afterStart) {
-        try compiled.plainCallbacks[index](model)
-        index &+= 1
+    let happened = compiled.plainCallbacks.withUnsafeBufferPointer { callbacks in
+      do {
+        for index in Int(ranges.beforeStart)..<Int(ranges.afterStart) {
+          try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+        }
+      } catch {
+        return false
       }
-    } catch {
-      happened = false
-    }
-    if happened {
       write(target, model)
-      var index = Int(ranges.afterStart)
-      while index < Int(ranges.end) {
-        // An error here does not undo the transition; the Bool says it happened.
-        do { try compiled.plainCallbacks[index](model) } catch { break }
-        index &+= 1
+      do {
+        for index in Int(ranges.afterStart)..<Int(ranges.end) {
+          try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+        }
+      } catch {
+        // An error here does not undo the transition; the remaining callbacks are skipped.
       }
+      return true
     }
     if !model._$stateMachineStorage.queue.isEmpty { drainQueue(model) }
     model._$stateMachineStorage.isBusy = false

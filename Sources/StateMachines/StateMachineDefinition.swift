@@ -79,8 +79,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   @usableFromInline
   func eventID(index: Int32) -> StateMachineEventID {
     let known = index >= 0 && Int(index) < compiled.events.count
-    let column = (known ? Int(index) : compiled.events.count) * compiled.columnHeight
-    return StateMachineEventID(index: known ? index : -1, column: column)
+    return compiled.eventIDs[known ? Int(index) : compiled.events.count]
   }
 
   /// Resolves a state name once, for cheap `is<State>` checks.

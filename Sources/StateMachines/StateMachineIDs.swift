@@ -6,11 +6,19 @@ public struct StateMachineEventID: Hashable, Sendable {
   /// Where the event's column starts in the definition's fast table (`index * states.count`; the
   /// last, all-rejecting column for an unknown name): the hot path adds the state index to it.
   @usableFromInline let column: Int
+  /// For an event with transitions from exactly one state: that state, else -1. The hot path then
+  /// compares the current state with it instead of loading the table, so the next state does not
+  /// depend on a load from the current one and the CPU can predict the branch.
+  @usableFromInline let onlySource: Int32
+  /// The fast-table value of the `onlySource` slot (meaningful when `onlySource >= 0`).
+  @usableFromInline let onlySourceSlot: Int32
 
   @usableFromInline
-  init(index: Int32, column: Int) {
+  init(index: Int32, column: Int, onlySource: Int32 = -1, onlySourceSlot: Int32 = -1) {
     self.index = index
     self.column = column
+    self.onlySource = onlySource
+    self.onlySourceSlot = onlySourceSlot
   }
 }
 
