@@ -264,17 +264,20 @@ struct CompiledMachine<Model> {
     var ranges: [PlainRanges] = []
     var flat: [PlainCallbackBox<Model>] = []
     for (before, after) in zip(before, after) {
-      let beforeBodies = before.compactMap(\.plainBody)
-      let afterBodies = after.compactMap(\.plainBody)
       let start = Int32(flat.count)
-      guard beforeBodies.count == before.count, afterBodies.count == after.count else {
+      // Boxed straight from the enum payload: going through an Optional would wrap each closure in
+      // two reabstraction thunks, paid on every call.
+      var boxes: [PlainCallbackBox<Model>] = []
+      for callback in before + after {
+        if case .plain(let body) = callback { boxes.append(PlainCallbackBox(body)) }
+      }
+      guard boxes.count == before.count + after.count else {
         ranges.append(PlainRanges(beforeStart: start, afterStart: start, end: start))
         continue
       }
-      flat += beforeBodies.map(PlainCallbackBox.init)
-      let afterStart = Int32(flat.count)
-      flat += afterBodies.map(PlainCallbackBox.init)
-      ranges.append(PlainRanges(beforeStart: start, afterStart: afterStart, end: Int32(flat.count)))
+      flat += boxes
+      ranges.append(
+        PlainRanges(beforeStart: start, afterStart: start + Int32(before.count), end: Int32(flat.count)))
     }
     return (ranges, flat)
   }
