@@ -5,7 +5,6 @@ import Foundation
 @usableFromInline
 struct CompiledMachine<Model> {
   @usableFromInline typealias Callback = MachineCallback<Model>
-  @usableFromInline typealias PlainCallback = (Model) throws -> Void
   @usableFromInline typealias EntryAction = MachineEntryAction<Model>
   @usableFromInline typealias Observer = (Model, Transition) -> Void
 
