@@ -152,11 +152,23 @@ struct DefinitionChecker {
     events.removeAll { clashing.contains($0.name) }
   }
 
-  /// The first conflict of `generated`'s members with an earlier name's or a declared member.
+  /// Properties every machine object has (generated, or from `StateMachineObject`): a state or
+  /// event whose member would take one of these names cannot be generated.
+  static let reservedMembers: Set<String> = [
+    "state", "stateMachineDefinition", "availableEvents", "isStateMachineTerminated", "stateTransitions",
+  ]
+
+  /// The first conflict of `generated`'s members with a reserved name, an earlier name's or a
+  /// declared member.
   private func clash(of generated: GeneratedName, owners: [String: GeneratedName], declared: [String: DeclSyntax]) -> Diagnostic? {
     for member in generated.members {
       // `activate(with:)` clashes under that key, but messages name the member `activate`.
       let baseName = String(member.prefix { $0 != "(" })
+      if Self.reservedMembers.contains(baseName) {
+        return Diagnostic(
+          node: generated.node,
+          message: StateMachineDiagnostic.reservedName(kind: generated.kind, name: generated.name, member: baseName))
+      }
       if let owner = owners[member] {
         return Diagnostic(
           node: generated.node,

@@ -86,10 +86,12 @@ struct MachineClass {
     }
   }
 
-  /// The stored properties a synthesized `Codable` conformance encodes and decodes: instance,
-  /// not lazy, without a getter, and not a `let` with an initial value (which is never decoded).
-  var codableStoredProperties: [String] {
-    var names: [String] = []
+  /// The `CodingKeys` cases of the stored properties a synthesized `Codable` conformance encodes
+  /// and decodes: instance, not lazy, without a getter, and not a `let` with an initial value
+  /// (never decoded). In an `@Observable` class a tracked `var` is stored as `_name`, so its case
+  /// is `_name = "name"`.
+  var codingKeyCases: [String] {
+    var cases: [String] = []
     for member in declaration.memberBlock.members {
       guard let variable = member.decl.as(VariableDeclSyntax.self), !Self.isStatic(variable.modifiers),
         !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) })
@@ -103,10 +105,19 @@ struct MachineClass {
             list.allSatisfy({ [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) })
           else { continue }
         }
-        names.append(identifier.identifier.text)
+        let name = identifier.identifier.text
+        let isTracked = isObservable && !isLet && !Self.hasAttribute("ObservationIgnored", variable.attributes)
+        cases.append(isTracked ? "_\(name) = \"\(name)\"" : name)
       }
     }
-    return names
+    return cases
+  }
+
+  private static func hasAttribute(_ name: String, _ attributes: AttributeListSyntax) -> Bool {
+    attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      return baseName(of: attribute.attributeName) == name
+    }
   }
 
   private static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {

@@ -69,7 +69,7 @@ struct MemberGenerator {
       ]
       if !machineClass.declaresCodingKeys {
         // The state is encoded under the key "state", next to the class's own properties.
-        let cases = machineClass.codableStoredProperties.map { "  case \($0)\n" }.joined()
+        let cases = machineClass.codingKeyCases.map { "  case \($0)\n" }.joined()
         members.append(
           """
           enum CodingKeys: String, CodingKey {
@@ -93,6 +93,7 @@ struct MemberGenerator {
     }
     if machineClass.isObservable {
       members += [
+        "\(raw: modifiers)var _$stateMachineHasStateHooks: Bool { true }",
         """
         \(raw: modifiers)func _$stateMachineWillChangeState() {
           _$observationRegistrar.willSet(self, keyPath: \\.state)

@@ -14,6 +14,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
   case clashesWithMember(member: String, origin: String, className: String)
   case nonLiteralName(kind: String)
   case triggerNeedsIsolation(className: String)
+  case reservedName(kind: String, name: String, member: String)
 
   var message: String {
     switch self {
@@ -37,6 +38,8 @@ enum StateMachineDiagnostic: DiagnosticMessage {
       return "\(kind) '\(name)' and \(otherKind) '\(other)' both generate '\(identifier)'"
     case .clashesWithMember(let member, let origin, let className):
       return "'@StateMachine' generates '\(member)' for \(origin), but '\(className)' already declares it"
+    case .reservedName(let kind, let name, let member):
+      return "\(kind) '\(name)' would generate '\(member)', which every state machine object already has"
     case .triggerNeedsIsolation(let className):
       return "timeouts and notifications deliver events from another thread; '\(className)' must be isolated to a global actor (such as '@MainActor') or declare 'Sendable'"
     case .nonLiteralName(let kind):
@@ -60,6 +63,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .clashesWithMember: id = "clashesWithMember"
     case .nonLiteralName: id = "nonLiteralName"
     case .triggerNeedsIsolation: id = "triggerNeedsIsolation"
+    case .reservedName: id = "reservedName"
     }
     return MessageID(domain: "StateMachines", id: id)
   }

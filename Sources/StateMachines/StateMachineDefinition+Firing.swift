@@ -74,7 +74,7 @@ extension StateMachineDefinition {
   @inlinable
   func fireWithoutPayload(_ event: StateMachineEventID, _ model: Model) -> Bool {
     if !model._$stateMachineStorage.isBusy, !model._$stateMachineStorage.isTerminated,
-      model._$stateMachineStorage.extras == nil
+      model._$stateMachineStorage.extras == nil, !model._$stateMachineHasStateHooks
     {
       let state = model._$stateMachineStorage.stateIndex
       let slot: Int32
@@ -105,29 +105,40 @@ extension StateMachineDefinition {
   /// A transition that runs only plain `before` and `after` callbacks (steps 3, 6, 8, 9).
   @inlinable
   func fireLight(_ event: Int32, to target: Int32, _ model: Model) -> Bool {
-    model._$stateMachineStorage.isBusy = true
-    let ranges = compiled.plainRanges[Int(event)]
-    let happened = compiled.plainCallbacks.withUnsafeBufferPointer { callbacks in
-      do {
-        for index in Int(ranges.beforeStart)..<Int(ranges.afterStart) {
-          try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+    runToCompletion(model) {
+      let ranges = compiled.plainRanges[Int(event)]
+      return compiled.plainCallbacks.withUnsafeBufferPointer { callbacks in
+        do {
+          for index in Int(ranges.beforeStart)..<Int(ranges.afterStart) {
+            try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+          }
+        } catch {
+          // Nothing changed: events the callbacks fired before throwing are dropped too.
+          model._$stateMachineStorage.queue.removeAll()
+          return false
         }
-      } catch {
-        return false
-      }
-      write(target, model)
-      do {
-        for index in Int(ranges.afterStart)..<Int(ranges.end) {
-          try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+        write(target, model)
+        do {
+          for index in Int(ranges.afterStart)..<Int(ranges.end) {
+            try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+          }
+        } catch {
+          // An error here does not undo the transition; the remaining callbacks are skipped.
         }
-      } catch {
-        // An error here does not undo the transition; the remaining callbacks are skipped.
+        return true
       }
-      return true
     }
+  }
+
+  /// Runs `body` as one run-to-completion step: events fired meanwhile are queued, and run once
+  /// `body` is done. Called under the lock, on an idle machine.
+  @inlinable
+  func runToCompletion<R>(_ model: Model, _ body: () -> R) -> R {
+    model._$stateMachineStorage.isBusy = true
+    let result = body()
     if !model._$stateMachineStorage.queue.isEmpty { drainQueue(model) }
     model._$stateMachineStorage.isBusy = false
-    return happened
+    return result
   }
 
   /// Writes the state, telling Observation (a no-op unless the class is `@Observable`).
@@ -188,14 +199,18 @@ extension StateMachineDefinition {
     withLock(model) { model._$stateMachineStorage.isTerminated }
   }
 
-  /// Puts `model` into `state` without running callbacks.
+  /// Puts `model` into `state` without running callbacks. Observation hooks may fire events:
+  /// they run to completion after the state is written.
   public func restore(_ state: String, on model: Model) throws(StateMachineError) {
     guard let index = compiled.stateIndexByName[state] else { throw .unknownState(state) }
     withLock(model) {
-      disarm(model)
-      write(index, model)
-      model._$stateMachineStorage.isTerminated = compiled.isFinal[Int(index)]
-      arm(index, model)
+      let restore = {
+        self.disarm(model)
+        self.write(index, model)
+        model._$stateMachineStorage.isTerminated = self.compiled.isFinal[Int(index)]
+        if !model._$stateMachineStorage.isTerminated { self.arm(index, model) }
+      }
+      if model._$stateMachineStorage.isBusy { restore() } else { runToCompletion(model, restore) }
     }
   }
 
@@ -219,18 +234,13 @@ extension StateMachineDefinition {
       model._$stateMachineStorage.queue.append(QueuedEvent(event: event, payload: payload))
       return .queued
     }
-    model._$stateMachineStorage.isBusy = true
-    let outcome: StepOutcome
-    if let log = compiled.log {
+    return runToCompletion(model) {
+      guard let log = compiled.log else { return step(event, payload, model) }
       let start = ContinuousClock.now
-      outcome = step(event, payload, model)
+      let outcome = step(event, payload, model)
       log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
-    } else {
-      outcome = step(event, payload, model)
+      return outcome
     }
-    drainQueue(model)
-    model._$stateMachineStorage.isBusy = false
-    return outcome
   }
 
   /// Runs the queued events, each as its own step. Errors of queued events go to the log.
@@ -276,6 +286,16 @@ extension StateMachineDefinition {
   /// One transition, steps 1–9 of SEMANTICS.md.
   @inlinable
   func step(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
+    let queued = model._$stateMachineStorage.queue.count
+    let outcome = attemptStep(event, payload, model)
+    // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
+    if !outcome.happened { dropQueued(after: queued, model) }
+    return outcome
+  }
+
+  /// Steps 1–9, without the clean-up of ``step(_:_:_:)``.
+  @inlinable
+  func attemptStep(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
     let from = model._$stateMachineStorage.stateIndex
     let eventName = compiled.events[Int(event)]
     trace("event '\(eventName)' in state '\(stateName(from))'")
@@ -353,6 +373,14 @@ extension StateMachineDefinition {
   func rejected(_ error: StateMachineError) -> StepOutcome {
     trace("rejected: \(error)")
     return .rejected(error)
+  }
+
+  /// Drops the events queued after the first `count`: those of a step that changed nothing.
+  @inlinable
+  func dropQueued(after count: Int, _ model: Model) {
+    if model._$stateMachineStorage.queue.count > count {
+      model._$stateMachineStorage.queue.removeSubrange(count...)
+    }
   }
 
   @inlinable

@@ -64,26 +64,27 @@ extension StateMachineDefinition {
     model._$stateMachineStorage.extras?.disarm()
   }
 
-  /// Enters the current state: entry actions, then its triggers.
+  /// Enters the current state, as a run-to-completion step: its triggers are armed, then its
+  /// entry actions run; events they fire run afterwards.
   func start(_ model: Model) throws(StateMachineError) {
+    if let definitionError { throw .invalidDefinition(definitionError) }
     let outcome: StepOutcome = withLock(model) {
-      let state = model._$stateMachineStorage.stateIndex
-      disarm(model)
-      let transition = Transition(event: "", from: stateName(state), to: stateName(state))
-      do {
-        for action in compiled.entryActions[Int(state)] {
-          if let next = try action(model, { transition }) { try enqueue(next, model) }
+      let enter = { () -> StepOutcome in
+        let state = model._$stateMachineStorage.stateIndex
+        self.disarm(model)
+        if !model._$stateMachineStorage.isTerminated { self.arm(state, model) }
+        let transition = Transition(event: "", from: self.stateName(state), to: self.stateName(state))
+        do {
+          for action in self.compiled.entryActions[Int(state)] {
+            if let next = try action(model, { transition }) { try self.enqueue(next, model) }
+          }
+        } catch {
+          return .failed(
+            .callbackFailed(event: "", transitionHappened: true, underlying: error), transitionHappened: true)
         }
-      } catch {
-        return .failed(.callbackFailed(event: "", transitionHappened: true, underlying: error), transitionHappened: true)
+        return .accepted
       }
-      arm(state, model)
-      if !model._$stateMachineStorage.queue.isEmpty, !model._$stateMachineStorage.isBusy {
-        model._$stateMachineStorage.isBusy = true
-        drainQueue(model)
-        model._$stateMachineStorage.isBusy = false
-      }
-      return .accepted
+      return model._$stateMachineStorage.isBusy ? enter() : runToCompletion(model, enter)
     }
     if case .failed(let error, _) = outcome { throw error }
   }

@@ -26,6 +26,11 @@ public protocol StateMachineObject: AnyObject {
   /// events; `nil` for an object that is not actor-isolated.
   var _$stateMachineActor: (any Actor)? { get }
 
+  /// Whether ``_$stateMachineWillChangeState()`` and ``_$stateMachineDidChangeState()`` run code
+  /// (true in an `@Observable` class): such code may fire events, so the state is then written
+  /// only inside a run-to-completion step.
+  var _$stateMachineHasStateHooks: Bool { get }
+
   /// Called just before a transition writes the state (Observation's `willSet`).
   func _$stateMachineWillChangeState()
 
@@ -35,6 +40,7 @@ public protocol StateMachineObject: AnyObject {
 
 extension StateMachineObject {
   public var _$stateMachineActor: (any Actor)? { nil }
+  @inlinable public var _$stateMachineHasStateHooks: Bool { false }
   @inlinable public func _$stateMachineWillChangeState() {}
   @inlinable public func _$stateMachineDidChangeState() {}
 }

@@ -45,6 +45,10 @@ import Testing
             nil
           }
 
+          var _$stateMachineHasStateHooks: Bool {
+            true
+          }
+
           func _$stateMachineWillChangeState() {
             _$observationRegistrar.willSet(self, keyPath: \\.state)
           }
