@@ -28,7 +28,7 @@ enum NameRules {
     "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case",
     "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if",
     "in", "repeat", "return", "throw", "switch", "where", "while", "as", "false", "is", "nil",
-    "self", "super", "throws", "true", "try", "Any", "Self",
+    "self", "super", "throws", "true", "try",
   ]
 
   /// The declared name closest to `name`, if it is close enough to be a typo.

@@ -14,6 +14,9 @@ public protocol StateMachineDefinitionProvider {
 ///
 /// ``StateMachine()`` generates it instead of a plain ``StateMachineStorage`` for a class that
 /// declares `Codable`, `Decodable` or `Encodable`, so the synthesized conformance keeps working.
+///
+/// Encoding reads the state without the object's lock: encode a `Sendable` object while no other
+/// thread fires its events.
 public struct CodableStateMachineStorage<Provider: StateMachineDefinitionProvider>: Codable {
   /// The storage the runtime reads and writes.
   public var storage: StateMachineStorage

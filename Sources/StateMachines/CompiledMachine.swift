@@ -47,7 +47,7 @@ struct CompiledMachine<Model> {
   /// The value of a slot in ``fastSlots`` that needs the full step (guards, actions, …).
   @usableFromInline static var fullStep: Int32 { -2 }
   /// Slot values at or below this one are "light": the transition to `light - value` runs only
-  /// plain `before`/`after` callbacks, taken from ``plainBefore`` and ``plainAfter``.
+  /// plain `before`/`after` callbacks, taken from ``plainCallbacks`` by ``plainRanges``.
   @usableFromInline static var light: Int32 { -3 }
 
   @usableFromInline let states: [String]

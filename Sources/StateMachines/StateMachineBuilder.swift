@@ -149,7 +149,8 @@ public final class StateMachineBuilder<Model> {
 
   /// Declares a transition that fires by itself when the machine has been in `from` for
   /// `timeout` (motion-state-machine's `transition_to :x, after: 20`). The timer is armed on entry
-  /// to `from` and cancelled on exit; the event can also be fired by name.
+  /// to `from` and cancelled on exit; the event can also be fired by name. For the initial state,
+  /// entry is ``StateMachineObject/startStateMachine()``.
   ///
   /// Timeouts arrive from a timer task: the class must be isolated to a global actor
   /// (`@MainActor`) or declare `Sendable`, so the event can be delivered safely.
@@ -288,6 +289,5 @@ extension StateMachineBuilder.TransitionSpec {
   func isSamePlainTransition(as other: Self) -> Bool {
     guardBody == nil && action == nil && event == other.event && from == other.from
       && to == other.to && isInternal == other.isInternal && terminates == other.terminates
-      && timeout == nil && notification == nil && other.timeout == nil && other.notification == nil
   }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// with the object, which cancels its timers and removes its observers.
 ///
 /// Accessed under the object's lock or on its actor, like the rest of ``StateMachineStorage``.
-public final class StateMachineExtras: @unchecked Sendable {
+@usableFromInline
+final class StateMachineExtras: @unchecked Sendable {
   /// Bumped whenever the armed triggers are disarmed: a timer or notification that was armed
   /// in an older epoch is stale and must not fire.
   var epoch: UInt64 = 0

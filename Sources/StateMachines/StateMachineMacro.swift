@@ -32,7 +32,7 @@
 @attached(
   member,
   names: named(state), named(stateMachineDefinition), named(_$stateMachineStorage),
-  named(_$stateMachineLock), named(_$stateMachineModel), named(StateMachineModel), arbitrary)
+  named(_$stateMachineLock), named(_$stateMachineModel), arbitrary)
 @attached(extension, conformances: StateMachineObject)
 public macro StateMachine() =
   #externalMacro(module: "StateMachinesMacros", type: "StateMachineMacro")
