@@ -14,6 +14,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// Time since the clock's start.
     public var offset: Duration
 
+    /// The instant `offset` after the clock's start.
     public init(offset: Duration) { self.offset = offset }
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
     public func duration(to other: Instant) -> Duration { other.offset - offset }
@@ -35,13 +36,17 @@ public final class ManualClock: Clock, @unchecked Sendable {
   /// Creates a clock at offset zero.
   public init() {}
 
+  /// The current manual time; it changes only through ``advance(by:)``.
   public var now: Instant { lock.locked { current } }
 
+  /// Zero: manual time has no granularity.
   public var minimumResolution: Duration { .zero }
 
   /// The number of tasks sleeping on this clock.
   public var sleeperCount: Int { lock.locked { sleepers.count } }
 
+  /// Suspends until ``advance(by:)`` moves the clock to `deadline` or past it; returns at once if
+  /// it is already there. Throws `CancellationError` if the task is cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     let id = lock.locked {
       nextID += 1
