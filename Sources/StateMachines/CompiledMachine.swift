@@ -68,6 +68,10 @@ struct CompiledMachine<Model> {
   /// Per event, where its plain `before` and `after` callbacks sit in ``plainCallbacks``: filled
   /// only for an event whose callbacks all take no ``Transition`` (the light tier).
   @usableFromInline let plainRanges: [PlainRanges]
+  /// Per slot (column-major, like ``fastSlots``): the plain guard of a light transition that has
+  /// one. Unowned references to ``plainGuardBoxes``, which keeps them alive.
+  @usableFromInline let lightGuards: [Unmanaged<PlainGuardBox<Model>>?]
+  let plainGuardBoxes: [PlainGuardBox<Model>]
   /// Unowned references to ``plainCallbackBoxes``, which keeps them alive.
   @usableFromInline let plainCallbacks: [Unmanaged<PlainCallbackBox<Model>>]
   let plainCallbackBoxes: [PlainCallbackBox<Model>]
@@ -111,6 +115,8 @@ struct CompiledMachine<Model> {
     plainRanges = Array(repeating: PlainRanges(beforeStart: 0, afterStart: 0, end: 0), count: events.count)
     plainCallbacks = []
     plainCallbackBoxes = []
+    lightGuards = Array(repeating: nil, count: max(states.count, 1) * (events.count + 1))
+    plainGuardBoxes = []
     candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
     candidates = []
     beforeCallbacks = Array(repeating: [], count: events.count)
@@ -185,6 +191,8 @@ struct CompiledMachine<Model> {
     var candidates: [Candidate] = []
     columnHeight = states.count
     var fastSlots = [Int32](repeating: Self.noTransition, count: states.count * (events.count + 1))
+    var lightGuards = [Unmanaged<PlainGuardBox<Model>>?](repeating: nil, count: fastSlots.count)
+    var plainGuardBoxes: [PlainGuardBox<Model>] = []
     starts.reserveCapacity(states.count * events.count + 1)
     for state in states {
       for (eventIndex, event) in events.enumerated() {
@@ -203,21 +211,29 @@ struct CompiledMachine<Model> {
         let needsFullStep =
           !observers.isEmpty || builder.log != nil || !triggers[Int(from)].isEmpty
           || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
-        fastSlots[eventIndex * states.count + Int(from)] = Self.fastSlot(
+        let slotIndex = eventIndex * states.count + Int(from)
+        fastSlots[slotIndex] = Self.fastSlot(
           slot, from: from, event: eventIndex, before: beforeCallbacks, after: afterCallbacks,
           entry: entryActions, exit: exitActions, isFinal: isFinal, needsFullStep: needsFullStep)
+        if fastSlots[slotIndex] <= Self.light, case .plain(let body)? = slot.first?.guardBody {
+          let box = PlainGuardBox(body)
+          plainGuardBoxes.append(box)
+          lightGuards[slotIndex] = Unmanaged.passUnretained(box)
+        }
         candidates += slot
         starts.append(Int32(candidates.count))
       }
     }
     self.fastSlots = fastSlots
+    self.lightGuards = lightGuards
+    self.plainGuardBoxes = plainGuardBoxes
     eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: states.count)
     self.candidateStarts = starts
     self.candidates = candidates
   }
 
   /// The fast-path value of a slot: its target when taking it runs no code at all, a ``light``
-  /// encoding when it runs only plain before/after callbacks, else ``fullStep``.
+  /// encoding when it runs only a plain guard and plain before/after callbacks, else ``fullStep``.
   private static func fastSlot(
     _ slot: [Candidate], from: Int32, event: Int, before: [[Callback]], after: [[Callback]],
     entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool], needsFullStep: Bool
@@ -226,11 +242,13 @@ struct CompiledMachine<Model> {
     let target = only.target
     let runsStateActions =
       !only.isInternal && (!exit[Int(from)].isEmpty || (target >= 0 && !entry[Int(target)].isEmpty))
+    var hasPlainGuard = false
+    if case .plain? = only.guardBody { hasPlainGuard = true }
     let runsOnlyCallbacks =
-      slot.count == 1 && only.guardBody == nil && only.action == nil && !only.terminates
-      && target >= 0 && !isFinal[Int(target)] && !runsStateActions && !needsFullStep
+      slot.count == 1 && (only.guardBody == nil || hasPlainGuard) && only.action == nil
+      && !only.terminates && target >= 0 && !isFinal[Int(target)] && !runsStateActions && !needsFullStep
     guard runsOnlyCallbacks else { return fullStep }
-    if before[event].isEmpty && after[event].isEmpty { return target }
+    if before[event].isEmpty && after[event].isEmpty && !hasPlainGuard { return target }
     let allPlain = (before[event] + after[event]).allSatisfy { $0.plainBody != nil }
     return allPlain ? light - target : fullStep
   }

@@ -65,3 +65,13 @@ final class PlainCallbackBox<Model> {
     self.body = body
   }
 }
+
+/// A plain guard in a box, for the light tier (see ``PlainCallbackBox``).
+@usableFromInline
+final class PlainGuardBox<Model> {
+  @usableFromInline let body: (Model) throws -> Bool
+
+  init(_ body: @escaping (Model) throws -> Bool) {
+    self.body = body
+  }
+}

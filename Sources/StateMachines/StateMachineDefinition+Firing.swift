@@ -77,12 +77,13 @@ extension StateMachineDefinition {
       model._$stateMachineStorage.extras == nil, !model._$stateMachineHasStateHooks
     {
       let state = model._$stateMachineStorage.stateIndex
+      let slotIndex = event.column &+ Int(state)
       let slot: Int32
       if event.onlySource >= 0 {
         guard state == event.onlySource else { return false }
         slot = event.onlySourceSlot
       } else {
-        slot = compiled.fastSlots[event.column &+ Int(state)]
+        slot = compiled.fastSlots[slotIndex]
       }
       if slot >= 0 {
         write(slot, model)
@@ -90,7 +91,7 @@ extension StateMachineDefinition {
       }
       if slot == CompiledMachine<Model>.noTransition { return false }
       if slot <= CompiledMachine<Model>.light {
-        return fireLight(event.index, to: CompiledMachine<Model>.light &- slot, model)
+        return fireLight(event.index, slot: slotIndex, to: CompiledMachine<Model>.light &- slot, model)
       }
     }
     return fireFully(event, model)
@@ -102,10 +103,19 @@ extension StateMachineDefinition {
     process(event.index, nil, model).happened
   }
 
-  /// A transition that runs only plain `before` and `after` callbacks (steps 3, 6, 8, 9).
+  /// A transition that runs only a plain guard and plain `before` and `after` callbacks (steps
+  /// 2, 3, 6, 8, 9).
   @inlinable
-  func fireLight(_ event: Int32, to target: Int32, _ model: Model) -> Bool {
+  func fireLight(_ event: Int32, slot: Int, to target: Int32, _ model: Model) -> Bool {
     runToCompletion(model) {
+      if let guardBox = compiled.lightGuards[slot] {
+        let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
+        guard passed else {
+          // Rejected, or the guard threw: nothing changed, and what the guard fired goes too.
+          model._$stateMachineStorage.queue.removeAll()
+          return false
+        }
+      }
       let ranges = compiled.plainRanges[Int(event)]
       return compiled.plainCallbacks.withUnsafeBufferPointer { callbacks in
         do {
@@ -159,7 +169,9 @@ extension StateMachineDefinition {
       let from = model._$stateMachineStorage.stateIndex
       let slot = compiled.fastSlots[event.column &+ Int(from)]
       if slot == CompiledMachine<Model>.noTransition { return false }
-      if slot != CompiledMachine<Model>.fullStep { return true }
+      if slot != CompiledMachine<Model>.fullStep && compiled.lightGuards[event.column &+ Int(from)] == nil {
+        return true
+      }
       // Guards run as if inside a step: an event a guard fires is queued, then dropped, so that
       // asking changes nothing.
       let wasBusy = model._$stateMachineStorage.isBusy

@@ -38,7 +38,53 @@ final class LightTierPump {
   }
 }
 
+/// A transition whose only code is a plain guard (and plain callbacks) also takes the light tier.
+@StateMachine
+final class LightTierGate {
+  var open = false
+  var failGuard = false
+  var log: [String] = []
+
+  static let stateMachine = StateMachineDefinition<LightTierGate> { sm in
+    sm.addState("closed")
+    sm.addState("passed")
+    sm.addState("alarmed")
+    sm.when("pass", transitionFrom: "closed", to: "passed", if: { gate in
+      gate.log.append("guard in \(gate.state)")
+      // An event fired by a guard is queued; if the guard rejects, it is dropped with the step.
+      gate.log.append("alarm queued: \(gate.alarm())")
+      if gate.failGuard { throw LightTierFailure() }
+      return gate.open
+    })
+    sm.when("alarm", transitionFrom: "closed", to: "alarmed")
+    sm.after("pass") { $0.log.append("after pass in \($0.state)") }
+  }
+}
+
 @Suite struct LightTierTests {
+  @Test func aPassingPlainGuardLetsTheTransitionHappen() {
+    let gate = LightTierGate()
+    gate.open = true
+    #expect(gate.canPass)
+    gate.log.removeAll()
+    #expect(gate.pass())
+    #expect(gate.isPassed)
+    // The alarm queued by the guard ran after the step, and was rejected from "passed".
+    #expect(gate.log == ["guard in closed", "alarm queued: true", "after pass in passed"])
+  }
+
+  @Test func aFailingOrThrowingPlainGuardChangesNothingAndDropsWhatItFired() {
+    let gate = LightTierGate()
+    #expect(!gate.canPass)
+    #expect(!gate.pass())
+    #expect(gate.isClosed)
+    gate.failGuard = true
+    gate.open = true
+    #expect(!gate.pass())
+    #expect(gate.isClosed)
+    #expect(!gate.log.contains { $0.hasPrefix("after") })
+  }
+
   @Test func callbacksRunInOrderAroundTheStateChange() {
     let pump = LightTierPump()
     #expect(pump.start())
