@@ -46,8 +46,9 @@ struct CompiledMachine<Model> {
   @usableFromInline static var noTransition: Int32 { -1 }
   /// The value of a slot in ``fastSlots`` that needs the full step (guards, actions, …).
   @usableFromInline static var fullStep: Int32 { -2 }
-  /// Slot values at or below this one are "light": the transition to `light - value` runs only
-  /// plain `before`/`after` callbacks, taken from ``plainCallbacks`` by ``plainRanges``.
+  /// Slot values at or below this one are "light": `light - value` is `target << 1 | hasGuard`.
+  /// The transition to `target` runs only plain `before`/`after` callbacks, taken from
+  /// ``plainCallbacks`` by ``plainRanges``, and, if `hasGuard`, the plain guard in ``lightGuards``.
   @usableFromInline static var light: Int32 { -3 }
 
   @usableFromInline let states: [String]
@@ -250,7 +251,7 @@ struct CompiledMachine<Model> {
     guard runsOnlyCallbacks else { return fullStep }
     if before[event].isEmpty && after[event].isEmpty && !hasPlainGuard { return target }
     let allPlain = (before[event] + after[event]).allSatisfy { $0.plainBody != nil }
-    return allPlain ? light - target : fullStep
+    return allPlain ? light - (target << 1 | (hasPlainGuard ? 1 : 0)) : fullStep
   }
 
   /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an

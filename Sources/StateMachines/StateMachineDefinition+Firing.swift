@@ -91,7 +91,8 @@ extension StateMachineDefinition {
       }
       if slot == CompiledMachine<Model>.noTransition { return false }
       if slot <= CompiledMachine<Model>.light {
-        return fireLight(event.index, slot: slotIndex, to: CompiledMachine<Model>.light &- slot, model)
+        let light = CompiledMachine<Model>.light &- slot
+        return fireLight(event.index, guardSlot: light & 1 == 0 ? nil : slotIndex, to: light >> 1, model)
       }
     }
     return fireFully(event, model)
@@ -105,10 +106,10 @@ extension StateMachineDefinition {
 
   /// A transition that runs only a plain guard and plain `before` and `after` callbacks (steps
   /// 2, 3, 6, 8, 9).
-  @inlinable
-  func fireLight(_ event: Int32, slot: Int, to target: Int32, _ model: Model) -> Bool {
+  @inlinable @inline(__always)
+  func fireLight(_ event: Int32, guardSlot: Int?, to target: Int32, _ model: Model) -> Bool {
     runToCompletion(model) {
-      if let guardBox = compiled.lightGuards[slot] {
+      if let guardSlot, let guardBox = compiled.lightGuards[guardSlot] {
         let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
         guard passed else {
           // Rejected, or the guard threw: nothing changed, and what the guard fired goes too.
@@ -169,7 +170,9 @@ extension StateMachineDefinition {
       let from = model._$stateMachineStorage.stateIndex
       let slot = compiled.fastSlots[event.column &+ Int(from)]
       if slot == CompiledMachine<Model>.noTransition { return false }
-      if slot != CompiledMachine<Model>.fullStep && compiled.lightGuards[event.column &+ Int(from)] == nil {
+      if slot >= 0 { return true }
+      // A light slot without a guard (its low bit clear) is always taken.
+      if slot <= CompiledMachine<Model>.light, (CompiledMachine<Model>.light &- slot) & 1 == 0 {
         return true
       }
       // Guards run as if inside a step: an event a guard fires is queued, then dropped, so that
