@@ -138,11 +138,8 @@ struct CompiledMachine<Model> {
     let states = builder.states
     guard !states.isEmpty else { throw .noStates }
     if states.contains("") { throw .emptyName(context: "addState") }
-    var events: [String] = []
-    for transition in builder.transitions where !events.contains(transition.event) {
-      if transition.event.isEmpty { throw .emptyName(context: "a transition's event") }
-      events.append(transition.event)
-    }
+    let events = builder.eventNames
+    if events.contains("") { throw .emptyName(context: "a transition's event") }
     self.states = states
     self.events = events
     let stateIndexByName = Self.indexes(states)

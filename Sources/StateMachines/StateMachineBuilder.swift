@@ -62,6 +62,13 @@ public final class StateMachineBuilder<Model> {
   }
 
   private(set) var states: [String] = []
+
+  /// The events, in the order of their first transition.
+  var eventNames: [String] {
+    var names: [String] = []
+    for transition in transitions where !names.contains(transition.event) { names.append(transition.event) }
+    return names
+  }
   private var stateSet: Set<String> = []
   private(set) var transitions: [TransitionSpec] = []
   private(set) var beforeCallbacks: [NamedCallback] = []

@@ -113,7 +113,7 @@ extension StateMachineDefinition {
         let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
         guard passed else {
           // Rejected, or the guard threw: nothing changed, and what the guard fired goes too.
-          model._$stateMachineStorage.queue.removeAll()
+          dropQueued(after: 0, model)
           return false
         }
       }
@@ -125,7 +125,7 @@ extension StateMachineDefinition {
           }
         } catch {
           // Nothing changed: events the callbacks fired before throwing are dropped too.
-          model._$stateMachineStorage.queue.removeAll()
+          dropQueued(after: 0, model)
           return false
         }
         write(target, model)

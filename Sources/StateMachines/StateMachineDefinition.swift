@@ -34,12 +34,8 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
       compiled = try CompiledMachine(builder)
       definitionError = nil
     } catch {
-      var events: [String] = []
-      for transition in builder.transitions where !events.contains(transition.event) {
-        events.append(transition.event)
-      }
       compiled = CompiledMachine(
-        rejectingEverythingWith: builder.states, events: events, initial: builder.initialState)
+        rejectingEverythingWith: builder.states, events: builder.eventNames, initial: builder.initialState)
       definitionError = error
     }
   }

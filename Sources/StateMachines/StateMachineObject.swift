@@ -65,10 +65,10 @@ extension StateMachineObject {
   ///   guards failed, terminated, invalid definition, or a callback that threw.
   public func fireOrThrow(_ event: String, payload: Any? = nil) throws(StateMachineError) {
     let definition = stateMachineDefinition
-    guard definition.eventIndex(event) != nil else {
+    guard let index = definition.eventIndex(event) else {
       throw StateMachineError.unknownEvent(event)
     }
-    try definition.fireOrThrow(definition.eventID(event), payload: payload, on: _$stateMachineModel)
+    try definition.fireOrThrow(definition.eventID(index: index), payload: payload, on: _$stateMachineModel)
   }
 
   /// Whether firing `event` now would take a transition (guards are evaluated, nothing changes).
