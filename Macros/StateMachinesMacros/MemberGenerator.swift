@@ -24,9 +24,29 @@ struct MemberGenerator {
 
   func members(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
     var members = storageMembers()
+    if !events.isEmpty || !states.isEmpty { members += idMembers(states: states, events: events) }
     for event in events { members += eventMembers(event) }
     for state in states { members += stateMembers(state) }
     return members
+  }
+
+  /// The resolved IDs of the events and states, in one struct stored in one static property: the
+  /// first access initialises them all, and a loop that fires several events checks one
+  /// initialisation token, which the optimiser hoists out of the loop.
+  private func idMembers(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
+    let fields =
+      events.map { "  let event_\($0.identifier): StateMachines.StateMachineEventID\n" }
+      + states.map { "  let state_\($0.identifier): StateMachines.StateMachineStateID\n" }
+    let arguments =
+      events.map { "event_\($0.identifier): \(definition).eventID(\(StringLiteralExprSyntax(content: $0.name)))" }
+      + states.map { "state_\($0.identifier): \(definition).stateID(\(StringLiteralExprSyntax(content: $0.name)))" }
+    return [
+      """
+      private struct _$StateMachineIDs {
+      \(raw: fields.joined())}
+      """,
+      "private static let _$stateMachineIDs = _$StateMachineIDs(\(raw: arguments.joined(separator: ", ")))",
+    ]
   }
 
   private func storageMembers() -> [DeclSyntax] {
@@ -110,9 +130,8 @@ struct MemberGenerator {
   }
 
   private func eventMembers(_ event: GeneratedName) -> [DeclSyntax] {
-    let id = "\(machineClass.name)._$event_\(event.identifier)"
+    let id = "\(machineClass.name)._$stateMachineIDs.event_\(event.identifier)"
     return [
-      "private static let _$event_\(raw: event.identifier) = \(raw: definition).eventID(\(literal: event.name))",
       """
       /// Fires event \(literal: event.name). Returns whether a transition happened.
       @discardableResult
@@ -138,11 +157,10 @@ struct MemberGenerator {
 
   private func stateMembers(_ state: GeneratedName) -> [DeclSyntax] {
     [
-      "private static let _$state_\(raw: state.identifier) = \(raw: definition).stateID(\(literal: state.name))",
       """
       /// Whether the machine is in state \(literal: state.name).
       \(raw: modifiers)var is\(raw: NameRules.capitalized(state.identifier)): Bool {
-        \(raw: observationAccess)\(raw: definition).isInState(\(raw: machineClass.name)._$state_\(raw: state.identifier), on: self)
+        \(raw: observationAccess)\(raw: definition).isInState(\(raw: machineClass.name)._$stateMachineIDs.state_\(raw: state.identifier), on: self)
       }
       """,
     ]

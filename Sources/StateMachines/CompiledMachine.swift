@@ -46,9 +46,9 @@ struct CompiledMachine<Model> {
   @usableFromInline static var noTransition: Int32 { -1 }
   /// The value of a slot in ``fastSlots`` that needs the full step (guards, actions, …).
   @usableFromInline static var fullStep: Int32 { -2 }
-  /// Slot values at or below this one are "light": `light - value` is `target << 1 | hasGuard`.
-  /// The transition to `target` runs only plain `before`/`after` callbacks, taken from
-  /// ``plainCallbacks`` by ``plainRanges``, and, if `hasGuard`, the plain guard in ``lightGuards``.
+  /// Slot values at or below this one are "light": `light - value` is the index of a
+  /// ``LightTransition`` in ``lightTransitions``, a transition that runs only a plain guard and
+  /// plain `before`/`after` callbacks.
   @usableFromInline static var light: Int32 { -3 }
 
   @usableFromInline let states: [String]
@@ -66,25 +66,11 @@ struct CompiledMachine<Model> {
   @usableFromInline let columnHeight: Int
   /// The ID of each event, and last the ID every unknown name gets.
   @usableFromInline let eventIDs: [StateMachineEventID]
-  /// Per event, where its plain `before` and `after` callbacks sit in ``plainCallbacks``: filled
-  /// only for an event whose callbacks all take no ``Transition`` (the light tier).
-  @usableFromInline let plainRanges: [PlainRanges]
-  /// Per slot (column-major, like ``fastSlots``): the plain guard of a light transition that has
-  /// one. Unowned references to ``plainGuardBoxes``, which keeps them alive.
-  @usableFromInline let lightGuards: [Unmanaged<PlainGuardBox<Model>>?]
-  let plainGuardBoxes: [PlainGuardBox<Model>]
-  /// Unowned references to ``plainCallbackBoxes``, which keeps them alive.
-  @usableFromInline let plainCallbacks: [Unmanaged<PlainCallbackBox<Model>>]
-  let plainCallbackBoxes: [PlainCallbackBox<Model>]
+  /// The light transitions; a light slot of ``fastSlots`` holds `light - index`. Unowned
+  /// references to ``lightTransitionObjects``, which keeps them alive.
+  @usableFromInline let lightTransitions: [Unmanaged<LightTransition<Model>>]
+  let lightTransitionObjects: [LightTransition<Model>]
 
-  /// `plainCallbacks[beforeStart ..< afterStart]` run before the state is written,
-  /// `plainCallbacks[afterStart ..< end]` after.
-  @usableFromInline
-  struct PlainRanges {
-    @usableFromInline let beforeStart: Int32
-    @usableFromInline let afterStart: Int32
-    @usableFromInline let end: Int32
-  }
   /// Candidates of slot `i` are `candidates[candidateStarts[i] ..< candidateStarts[i + 1]]`,
   /// specific from-states first, then wildcards, each in declaration order.
   @usableFromInline let candidateStarts: [Int32]
@@ -113,11 +99,8 @@ struct CompiledMachine<Model> {
     columnHeight = max(states.count, 1)
     fastSlots = Array(repeating: Self.noTransition, count: max(states.count, 1) * (events.count + 1))
     eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: max(states.count, 1))
-    plainRanges = Array(repeating: PlainRanges(beforeStart: 0, afterStart: 0, end: 0), count: events.count)
-    plainCallbacks = []
-    plainCallbackBoxes = []
-    lightGuards = Array(repeating: nil, count: max(states.count, 1) * (events.count + 1))
-    plainGuardBoxes = []
+    lightTransitions = []
+    lightTransitionObjects = []
     candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
     candidates = []
     beforeCallbacks = Array(repeating: [], count: events.count)
@@ -180,17 +163,15 @@ struct CompiledMachine<Model> {
         notification: spec.notification)
     }
 
-    // Plain before/after callbacks, flat, for light slots.
-    (plainRanges, plainCallbackBoxes) = Self.flattenPlain(before: beforeCallbacks, after: afterCallbacks)
-    plainCallbacks = plainCallbackBoxes.map { Unmanaged.passUnretained($0) }
+    // Each event's callbacks, boxed for light transitions if none of them takes a Transition.
+    let plainBoxes = zip(beforeCallbacks, afterCallbacks).map { Self.plainBoxes(before: $0, after: $1) }
 
     // One slot per (state, event): its candidates, specific from-states before wildcards.
     var starts: [Int32] = [0]
     var candidates: [Candidate] = []
     columnHeight = states.count
     var fastSlots = [Int32](repeating: Self.noTransition, count: states.count * (events.count + 1))
-    var lightGuards = [Unmanaged<PlainGuardBox<Model>>?](repeating: nil, count: fastSlots.count)
-    var plainGuardBoxes: [PlainGuardBox<Model>] = []
+    var lightTransitionObjects: [LightTransition<Model>] = []
     starts.reserveCapacity(states.count * events.count + 1)
     for state in states {
       for (eventIndex, event) in events.enumerated() {
@@ -210,45 +191,60 @@ struct CompiledMachine<Model> {
           !observers.isEmpty || builder.log != nil || !triggers[Int(from)].isEmpty
           || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
         let slotIndex = eventIndex * states.count + Int(from)
-        fastSlots[slotIndex] = Self.fastSlot(
-          slot, from: from, event: eventIndex, before: beforeCallbacks, after: afterCallbacks,
-          entry: entryActions, exit: exitActions, isFinal: isFinal, needsFullStep: needsFullStep)
-        if fastSlots[slotIndex] <= Self.light, case .plain(let body)? = slot.first?.guardBody {
-          let box = PlainGuardBox(body)
-          plainGuardBoxes.append(box)
-          lightGuards[slotIndex] = Unmanaged.passUnretained(box)
+        switch Self.tier(
+          of: slot, from: from, entry: entryActions, exit: exitActions, isFinal: isFinal,
+          needsFullStep: needsFullStep, callbacks: plainBoxes[eventIndex])
+        {
+        case .none: fastSlots[slotIndex] = Self.noTransition
+        case .fast(let target): fastSlots[slotIndex] = target
+        case .full: fastSlots[slotIndex] = Self.fullStep
+        case .light(let transition):
+          fastSlots[slotIndex] = Self.light - Int32(lightTransitionObjects.count)
+          lightTransitionObjects.append(transition)
         }
         candidates += slot
         starts.append(Int32(candidates.count))
       }
     }
     self.fastSlots = fastSlots
-    self.lightGuards = lightGuards
-    self.plainGuardBoxes = plainGuardBoxes
+    self.lightTransitionObjects = lightTransitionObjects
+    lightTransitions = lightTransitionObjects.map { Unmanaged.passUnretained($0) }
     eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: states.count)
     self.candidateStarts = starts
     self.candidates = candidates
   }
 
-  /// The fast-path value of a slot: its target when taking it runs no code at all, a ``light``
-  /// encoding when it runs only a plain guard and plain before/after callbacks, else ``fullStep``.
-  private static func fastSlot(
-    _ slot: [Candidate], from: Int32, event: Int, before: [[Callback]], after: [[Callback]],
-    entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool], needsFullStep: Bool
-  ) -> Int32 {
-    guard let only = slot.first else { return noTransition }
+  /// How a slot is taken.
+  private enum Tier {
+    /// No transition.
+    case none
+    /// A transition to this state that runs no code at all.
+    case fast(Int32)
+    /// A transition that runs only a plain guard and plain before/after callbacks.
+    case light(LightTransition<Model>)
+    /// Anything else: the full step.
+    case full
+  }
+
+  /// The tier of a slot. `callbacks` are the event's callbacks, boxed, if none takes a
+  /// ``Transition``.
+  private static func tier(
+    of slot: [Candidate], from: Int32, entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool],
+    needsFullStep: Bool, callbacks: (before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>])?
+  ) -> Tier {
+    guard let only = slot.first else { return .none }
     let target = only.target
     let runsStateActions =
       !only.isInternal && (!exit[Int(from)].isEmpty || (target >= 0 && !entry[Int(target)].isEmpty))
-    var hasPlainGuard = false
-    if case .plain? = only.guardBody { hasPlainGuard = true }
+    var plainGuard: ((Model) throws -> Bool)?
+    if case .plain(let body)? = only.guardBody { plainGuard = body }
     let runsOnlyCallbacks =
-      slot.count == 1 && (only.guardBody == nil || hasPlainGuard) && only.action == nil
+      slot.count == 1 && (only.guardBody == nil || plainGuard != nil) && only.action == nil
       && !only.terminates && target >= 0 && !isFinal[Int(target)] && !runsStateActions && !needsFullStep
-    guard runsOnlyCallbacks else { return fullStep }
-    if before[event].isEmpty && after[event].isEmpty && !hasPlainGuard { return target }
-    let allPlain = (before[event] + after[event]).allSatisfy { $0.plainBody != nil }
-    return allPlain ? light - (target << 1 | (hasPlainGuard ? 1 : 0)) : fullStep
+    guard runsOnlyCallbacks, let callbacks else { return .full }
+    if callbacks.before.isEmpty && callbacks.after.isEmpty && plainGuard == nil { return .fast(target) }
+    return .light(
+      LightTransition(target: target, guardBody: plainGuard, before: callbacks.before, after: callbacks.after))
   }
 
   /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an
@@ -271,30 +267,22 @@ struct CompiledMachine<Model> {
     return ids
   }
 
-  /// The plain bodies of each event's callbacks, flat, with their ranges; an event with any
-  /// callback that takes a ``Transition`` gets empty ranges.
-  private static func flattenPlain(
-    before: [[Callback]], after: [[Callback]]
-  ) -> ([PlainRanges], [PlainCallbackBox<Model>]) {
-    var ranges: [PlainRanges] = []
-    var flat: [PlainCallbackBox<Model>] = []
-    for (before, after) in zip(before, after) {
-      let start = Int32(flat.count)
-      // Boxed straight from the enum payload: going through an Optional would wrap each closure in
-      // two reabstraction thunks, paid on every call.
+  /// An event's callbacks, boxed, or `nil` if any of them takes a ``Transition``.
+  private static func plainBoxes(
+    before: [Callback], after: [Callback]
+  ) -> (before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>])? {
+    // Boxed straight from the enum payload: going through an Optional would wrap each closure in
+    // two reabstraction thunks, paid on every call.
+    func boxes(_ callbacks: [Callback]) -> [PlainCallbackBox<Model>]? {
       var boxes: [PlainCallbackBox<Model>] = []
-      for callback in before + after {
-        if case .plain(let body) = callback { boxes.append(PlainCallbackBox(body)) }
+      for callback in callbacks {
+        guard case .plain(let body) = callback else { return nil }
+        boxes.append(PlainCallbackBox(body))
       }
-      guard boxes.count == before.count + after.count else {
-        ranges.append(PlainRanges(beforeStart: start, afterStart: start, end: start))
-        continue
-      }
-      flat += boxes
-      ranges.append(
-        PlainRanges(beforeStart: start, afterStart: start + Int32(before.count), end: Int32(flat.count)))
+      return boxes
     }
-    return (ranges, flat)
+    guard let before = boxes(before), let after = boxes(after) else { return nil }
+    return (before, after)
   }
 
   private static func checkNames(

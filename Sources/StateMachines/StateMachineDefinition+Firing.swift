@@ -73,27 +73,23 @@ extension StateMachineDefinition {
   /// The fast and light tiers; the rest goes to ``fireFully(_:_:)``. Called under the lock.
   @inlinable
   func fireWithoutPayload(_ event: StateMachineEventID, _ model: Model) -> Bool {
-    if !model._$stateMachineStorage.isBusy, !model._$stateMachineStorage.isTerminated,
-      model._$stateMachineStorage.extras == nil, !model._$stateMachineHasStateHooks
-    {
+    if model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks {
       let state = model._$stateMachineStorage.stateIndex
-      let slotIndex = event.column &+ Int(state)
       let slot: Int32
       if event.onlySource >= 0 {
         guard state == event.onlySource else { return false }
         slot = event.onlySourceSlot
       } else {
-        slot = compiled.fastSlots[slotIndex]
+        slot = compiled.fastSlots[event.column &+ Int(state)]
       }
       if slot >= 0 {
         write(slot, model)
         return true
       }
-      if slot == CompiledMachine<Model>.noTransition { return false }
       if slot <= CompiledMachine<Model>.light {
-        let light = CompiledMachine<Model>.light &- slot
-        return fireLight(event.index, guardSlot: light & 1 == 0 ? nil : slotIndex, to: light >> 1, model)
+        return fireLight(compiled.lightTransitions[Int(CompiledMachine<Model>.light &- slot)], model)
       }
+      if slot == CompiledMachine<Model>.noTransition { return false }
     }
     return fireFully(event, model)
   }
@@ -104,34 +100,33 @@ extension StateMachineDefinition {
     process(event.index, nil, model).happened
   }
 
-  /// A transition that runs only a plain guard and plain `before` and `after` callbacks (steps
-  /// 2, 3, 6, 8, 9).
+  /// Runs a ``LightTransition`` as one run-to-completion step: guard, `before` callbacks, the
+  /// state, `after` callbacks. A failing or throwing guard, or a throwing `before` callback,
+  /// changes nothing (the events they fired are dropped too); a throwing `after` callback skips
+  /// the rest and the new state stands.
   @inlinable @inline(__always)
-  func fireLight(_ event: Int32, guardSlot: Int?, to target: Int32, _ model: Model) -> Bool {
+  func fireLight(_ light: Unmanaged<LightTransition<Model>>, _ model: Model) -> Bool {
     runToCompletion(model) {
-      if let guardSlot, let guardBox = compiled.lightGuards[guardSlot] {
-        let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
-        guard passed else {
-          // Rejected, or the guard threw: nothing changed, and what the guard fired goes too.
-          dropQueued(after: 0, model)
-          return false
+      light._withUnsafeGuaranteedRef { transition in
+        if let guardBox = transition.guardBox {
+          let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
+          guard passed else {
+            dropQueued(after: 0, model)
+            return false
+          }
         }
-      }
-      let ranges = compiled.plainRanges[Int(event)]
-      return compiled.plainCallbacks.withUnsafeBufferPointer { callbacks in
         do {
-          for index in Int(ranges.beforeStart)..<Int(ranges.afterStart) {
-            try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+          try transition.before.withUnsafeBufferPointer { callbacks in
+            for callback in callbacks { try callback._withUnsafeGuaranteedRef { try $0.body(model) } }
           }
         } catch {
-          // Nothing changed: events the callbacks fired before throwing are dropped too.
           dropQueued(after: 0, model)
           return false
         }
-        write(target, model)
+        write(transition.target, model)
         do {
-          for index in Int(ranges.afterStart)..<Int(ranges.end) {
-            try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+          try transition.after.withUnsafeBufferPointer { callbacks in
+            for callback in callbacks { try callback._withUnsafeGuaranteedRef { try $0.body(model) } }
           }
         } catch {
           // An error here does not undo the transition; the remaining callbacks are skipped.
@@ -171,8 +166,11 @@ extension StateMachineDefinition {
       let slot = compiled.fastSlots[event.column &+ Int(from)]
       if slot == CompiledMachine<Model>.noTransition { return false }
       if slot >= 0 { return true }
-      // A light slot without a guard (its low bit clear) is always taken.
-      if slot <= CompiledMachine<Model>.light, (CompiledMachine<Model>.light &- slot) & 1 == 0 {
+      // A light transition without a guard is always taken.
+      if slot <= CompiledMachine<Model>.light,
+        compiled.lightTransitions[Int(CompiledMachine<Model>.light &- slot)]
+          ._withUnsafeGuaranteedRef({ $0.guardBox == nil })
+      {
         return true
       }
       // Guards run as if inside a step: an event a guard fires is queued, then dropped, so that

@@ -6,14 +6,35 @@
 public struct StateMachineStorage {
   /// Index of the current state in ``StateMachineDefinition/states``.
   @usableFromInline var stateIndex: Int32
-  /// True while a run-to-completion step runs; an event fired meanwhile is queued.
-  @usableFromInline var isBusy = false
-  /// True once a final state was entered or a terminating transition was taken.
-  @usableFromInline var isTerminated = false
+  /// Why an event may not take the fast or light tier: ``busyFlag``, ``terminatedFlag``,
+  /// ``extrasFlag``. One byte, so the hot path tests all three with one compare.
+  @usableFromInline var slowPathFlags: UInt8 = 0
   /// Events fired from inside a callback, processed after the current step.
   @usableFromInline var queue: [QueuedEvent] = []
   /// Per-object extras (observers, armed timers); `nil` for most objects.
-  @usableFromInline var extras: StateMachineExtras?
+  @usableFromInline var extras: StateMachineExtras? {
+    didSet { set(Self.extrasFlag, extras != nil) }
+  }
+
+  @usableFromInline static var busyFlag: UInt8 { 1 }
+  @usableFromInline static var terminatedFlag: UInt8 { 2 }
+  @usableFromInline static var extrasFlag: UInt8 { 4 }
+
+  /// True while a run-to-completion step runs; an event fired meanwhile is queued.
+  @inlinable var isBusy: Bool {
+    get { slowPathFlags & Self.busyFlag != 0 }
+    set { set(Self.busyFlag, newValue) }
+  }
+
+  /// True once a final state was entered or a terminating transition was taken.
+  @inlinable var isTerminated: Bool {
+    get { slowPathFlags & Self.terminatedFlag != 0 }
+    set { set(Self.terminatedFlag, newValue) }
+  }
+
+  @inlinable mutating func set(_ flag: UInt8, _ on: Bool) {
+    slowPathFlags = on ? slowPathFlags | flag : slowPathFlags & ~flag
+  }
 
   /// Creates storage in the definition's initial state.
   public init<Model>(_ definition: StateMachineDefinition<Model>) {
