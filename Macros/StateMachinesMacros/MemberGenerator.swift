@@ -31,21 +31,26 @@ struct MemberGenerator {
   }
 
   /// The resolved IDs of the events and states, in one struct stored in one static property: the
-  /// first access initialises them all, and a loop that fires several events checks one
-  /// initialisation token, which the optimiser hoists out of the loop.
+  /// first access resolves them all, and a loop that fires several events checks one
+  /// initialisation token, which the optimiser hoists out of the loop (one static per event would
+  /// leave all but the first check in the loop). The initializer is generic so that it needs no
+  /// conformance of the class, which may be isolated to a global actor.
   private func idMembers(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
     let fields =
       events.map { "  let event_\($0.identifier): StateMachines.StateMachineEventID\n" }
       + states.map { "  let state_\($0.identifier): StateMachines.StateMachineStateID\n" }
-    let arguments =
-      events.map { "event_\($0.identifier): \(definition).eventID(\(StringLiteralExprSyntax(content: $0.name)))" }
-      + states.map { "state_\($0.identifier): \(definition).stateID(\(StringLiteralExprSyntax(content: $0.name)))" }
+    let assignments =
+      events.map { "    event_\($0.identifier) = definition.eventID(\(StringLiteralExprSyntax(content: $0.name)))\n" }
+      + states.map { "    state_\($0.identifier) = definition.stateID(\(StringLiteralExprSyntax(content: $0.name)))\n" }
     return [
       """
       private struct _$StateMachineIDs {
-      \(raw: fields.joined())}
+      \(raw: fields.joined())
+        init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+      \(raw: assignments.joined())  }
+      }
       """,
-      "private static let _$stateMachineIDs = _$StateMachineIDs(\(raw: arguments.joined(separator: ", ")))",
+      "private static let _$stateMachineIDs = _$StateMachineIDs(\(raw: definition))",
     ]
   }
 

@@ -116,23 +116,26 @@ extension StateMachineDefinition {
           }
         }
         do {
-          try transition.before.withUnsafeBufferPointer { callbacks in
-            for callback in callbacks { try callback._withUnsafeGuaranteedRef { try $0.body(model) } }
-          }
+          try callPlain(transition.before, model)
         } catch {
           dropQueued(after: 0, model)
           return false
         }
         write(transition.target, model)
-        do {
-          try transition.after.withUnsafeBufferPointer { callbacks in
-            for callback in callbacks { try callback._withUnsafeGuaranteedRef { try $0.body(model) } }
-          }
-        } catch {
-          // An error here does not undo the transition; the remaining callbacks are skipped.
-        }
+        // An error here does not undo the transition; the remaining callbacks are skipped.
+        try? callPlain(transition.after, model)
         return true
       }
+    }
+  }
+
+  /// Calls plain callbacks in order, through unowned references; stops at the first that throws.
+  @inlinable @inline(__always)
+  func callPlain(_ callbacks: [Unmanaged<PlainCallbackBox<Model>>], _ model: Model) throws {
+    var index = 0
+    while index < callbacks.count {
+      try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+      index &+= 1
     }
   }
 
@@ -142,7 +145,7 @@ extension StateMachineDefinition {
   func runToCompletion<R>(_ model: Model, _ body: () -> R) -> R {
     model._$stateMachineStorage.isBusy = true
     let result = body()
-    if !model._$stateMachineStorage.queue.isEmpty { drainQueue(model) }
+    if model._$stateMachineStorage.hasQueuedEvents { drainQueue(model) }
     model._$stateMachineStorage.isBusy = false
     return result
   }
@@ -180,9 +183,7 @@ extension StateMachineDefinition {
       model._$stateMachineStorage.isBusy = true
       let candidate = try? selectCandidate(event.index, from: from, payload: nil, model)
       model._$stateMachineStorage.isBusy = wasBusy
-      if model._$stateMachineStorage.queue.count > queued {
-        model._$stateMachineStorage.queue.removeSubrange(queued...)
-      }
+      model._$stateMachineStorage.dropQueued(after: queued)
       return candidate != nil
     }
   }
@@ -244,7 +245,7 @@ extension StateMachineDefinition {
       return .rejected(definitionError.map { .invalidDefinition($0) } ?? .unknownEvent("#\(event)"))
     }
     if model._$stateMachineStorage.isBusy {
-      model._$stateMachineStorage.queue.append(QueuedEvent(event: event, payload: payload))
+      model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: payload))
       return .queued
     }
     return runToCompletion(model) {
@@ -259,8 +260,7 @@ extension StateMachineDefinition {
   /// Runs the queued events, each as its own step. Errors of queued events go to the log.
   @inlinable
   func drainQueue(_ model: Model) {
-    while !model._$stateMachineStorage.queue.isEmpty {
-      let next = model._$stateMachineStorage.queue.removeFirst()
+    while let next = model._$stateMachineStorage.dequeue() {
       if case .failed(let error, _) = step(next.event, next.payload, model) {
         trace("queued event '\(eventName(next.event))' failed: \(error)")
       }
@@ -391,9 +391,7 @@ extension StateMachineDefinition {
   /// Drops the events queued after the first `count`: those of a step that changed nothing.
   @inlinable
   func dropQueued(after count: Int, _ model: Model) {
-    if model._$stateMachineStorage.queue.count > count {
-      model._$stateMachineStorage.queue.removeSubrange(count...)
-    }
+    model._$stateMachineStorage.dropQueued(after: count)
   }
 
   @inlinable
@@ -410,7 +408,7 @@ extension StateMachineDefinition {
     switch next {
     case .fire(let name, let payload):
       guard let index = compiled.eventIndexByName[name] else { throw .unknownEvent(name) }
-      model._$stateMachineStorage.queue.append(QueuedEvent(event: index, payload: payload))
+      model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload))
     }
   }
 }

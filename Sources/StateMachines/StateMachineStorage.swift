@@ -7,10 +7,11 @@ public struct StateMachineStorage {
   /// Index of the current state in ``StateMachineDefinition/states``.
   @usableFromInline var stateIndex: Int32
   /// Why an event may not take the fast or light tier: ``busyFlag``, ``terminatedFlag``,
-  /// ``extrasFlag``. One byte, so the hot path tests all three with one compare.
+  /// ``extrasFlag``, ``queuedFlag``. One byte, so the hot path tests them all with one compare.
   @usableFromInline var slowPathFlags: UInt8 = 0
-  /// Events fired from inside a callback, processed after the current step.
-  @usableFromInline var queue: [QueuedEvent] = []
+  /// Events fired from inside a callback, processed after the current step. Changed only through
+  /// ``enqueue(_:)``, ``dequeue()`` and ``dropQueued(after:)``, which keep ``queuedFlag`` right.
+  @usableFromInline private(set) var queue: [QueuedEvent] = []
   /// Per-object extras (observers, armed timers); `nil` for most objects.
   @usableFromInline var extras: StateMachineExtras? {
     didSet { set(Self.extrasFlag, extras != nil) }
@@ -19,6 +20,32 @@ public struct StateMachineStorage {
   @usableFromInline static var busyFlag: UInt8 { 1 }
   @usableFromInline static var terminatedFlag: UInt8 { 2 }
   @usableFromInline static var extrasFlag: UInt8 { 4 }
+  @usableFromInline static var queuedFlag: UInt8 { 8 }
+
+  /// Whether events wait in the queue: one bit of the flags byte, so the end of a step does not
+  /// load the queue's buffer.
+  @inlinable var hasQueuedEvents: Bool { slowPathFlags & Self.queuedFlag != 0 }
+
+  /// Appends an event fired while a step runs.
+  @inlinable mutating func enqueue(_ event: QueuedEvent) {
+    queue.append(event)
+    set(Self.queuedFlag, true)
+  }
+
+  /// Removes and returns the oldest queued event.
+  @inlinable mutating func dequeue() -> QueuedEvent? {
+    guard !queue.isEmpty else { return nil }
+    let next = queue.removeFirst()
+    set(Self.queuedFlag, !queue.isEmpty)
+    return next
+  }
+
+  /// Drops the events queued after the first `count`.
+  @inlinable mutating func dropQueued(after count: Int) {
+    guard queue.count > count else { return }
+    queue.removeSubrange(count...)
+    set(Self.queuedFlag, !queue.isEmpty)
+  }
 
   /// True while a run-to-completion step runs; an event fired meanwhile is queued.
   @inlinable var isBusy: Bool {

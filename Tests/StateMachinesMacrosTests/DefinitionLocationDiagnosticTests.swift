@@ -84,6 +84,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
+
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }
 

@@ -26,27 +26,45 @@ enum ExpectedMembers {
     """
   }
 
+  /// The struct of resolved IDs and its static property, for the events and states given as
+  /// (name, identifier) pairs, in class `className`.
+  static func ids(_ className: String, events: [(String, String)], states: [(String, String)]) -> String {
+    let fields =
+      events.map { "    let event_\($0.1): StateMachines.StateMachineEventID\n" }
+      + states.map { "    let state_\($0.1): StateMachines.StateMachineStateID\n" }
+    let assignments =
+      events.map { "      event_\($0.1) = definition.eventID(\"\($0.0)\")\n" }
+      + states.map { "      state_\($0.1) = definition.stateID(\"\($0.0)\")\n" }
+    return """
+        private struct _$StateMachineIDs {
+      \(fields.joined())
+          init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+      \(assignments.joined())    }
+        }
+
+        private static let _$stateMachineIDs = _$StateMachineIDs(\(className).stateMachine)
+      """
+  }
+
   /// The members of event `name` (identifier `identifier`) in class `className`.
   static func event(_ name: String, _ identifier: String, in className: String) -> String {
     let capitalized = identifier.prefix(1).uppercased() + identifier.dropFirst()
     return """
-        private static let _$event_\(identifier) = \(className).stateMachine.eventID("\(name)")
-
         /// Fires event "\(name)". Returns whether a transition happened.
         @discardableResult
         func \(identifier)() -> Bool {
-          \(className).stateMachine.fire(\(className)._$event_\(identifier), on: self)
+          \(className).stateMachine.fire(\(className)._$stateMachineIDs.event_\(identifier), on: self)
         }
 
         /// Fires event "\(name)" with a payload that callbacks, guards and actions receive.
         @discardableResult
         func \(identifier)(with payload: Any) -> Bool {
-          \(className).stateMachine.fire(\(className)._$event_\(identifier), payload: payload, on: self)
+          \(className).stateMachine.fire(\(className)._$stateMachineIDs.event_\(identifier), payload: payload, on: self)
         }
 
         /// Whether event "\(name)" would take a transition now.
         var can\(capitalized): Bool {
-          \(className).stateMachine.can(\(className)._$event_\(identifier), on: self)
+          \(className).stateMachine.can(\(className)._$stateMachineIDs.event_\(identifier), on: self)
         }
       """
   }
@@ -55,11 +73,9 @@ enum ExpectedMembers {
   static func state(_ name: String, _ identifier: String, in className: String) -> String {
     let capitalized = identifier.prefix(1).uppercased() + identifier.dropFirst()
     return """
-        private static let _$state_\(identifier) = \(className).stateMachine.stateID("\(name)")
-
         /// Whether the machine is in state "\(name)".
         var is\(capitalized): Bool {
-          \(className).stateMachine.isInState(\(className)._$state_\(identifier), on: self)
+          \(className).stateMachine.isInState(\(className)._$stateMachineIDs.state_\(identifier), on: self)
         }
       """
   }

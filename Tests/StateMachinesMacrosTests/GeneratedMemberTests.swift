@@ -65,108 +65,116 @@ import Testing
             nil
           }
 
-          private static let _$event_activate = Subscription.stateMachine.eventID("activate")
+          private struct _$StateMachineIDs {
+            let event_activate: StateMachines.StateMachineEventID
+            let event_suspend: StateMachines.StateMachineEventID
+            let event_unsuspend: StateMachines.StateMachineEventID
+            let event_terminate: StateMachines.StateMachineEventID
+            let state_pendingActivation: StateMachines.StateMachineStateID
+            let state_active: StateMachines.StateMachineStateID
+            let state_suspended: StateMachines.StateMachineStateID
+            let state_terminated: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              event_activate = definition.eventID("activate")
+              event_suspend = definition.eventID("suspend")
+              event_unsuspend = definition.eventID("unsuspend")
+              event_terminate = definition.eventID("terminate")
+              state_pendingActivation = definition.stateID("pendingActivation")
+              state_active = definition.stateID("active")
+              state_suspended = definition.stateID("suspended")
+              state_terminated = definition.stateID("terminated")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Subscription.stateMachine)
 
           /// Fires event "activate". Returns whether a transition happened.
           @discardableResult
           func activate() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_activate, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_activate, on: self)
           }
 
           /// Fires event "activate" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func activate(with payload: Any) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_activate, payload: payload, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_activate, payload: payload, on: self)
           }
 
           /// Whether event "activate" would take a transition now.
           var canActivate: Bool {
-            Subscription.stateMachine.can(Subscription._$event_activate, on: self)
+            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_activate, on: self)
           }
-
-          private static let _$event_suspend = Subscription.stateMachine.eventID("suspend")
 
           /// Fires event "suspend". Returns whether a transition happened.
           @discardableResult
           func suspend() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_suspend, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_suspend, on: self)
           }
 
           /// Fires event "suspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func suspend(with payload: Any) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_suspend, payload: payload, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_suspend, payload: payload, on: self)
           }
 
           /// Whether event "suspend" would take a transition now.
           var canSuspend: Bool {
-            Subscription.stateMachine.can(Subscription._$event_suspend, on: self)
+            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_suspend, on: self)
           }
-
-          private static let _$event_unsuspend = Subscription.stateMachine.eventID("unsuspend")
 
           /// Fires event "unsuspend". Returns whether a transition happened.
           @discardableResult
           func unsuspend() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_unsuspend, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_unsuspend, on: self)
           }
 
           /// Fires event "unsuspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func unsuspend(with payload: Any) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_unsuspend, payload: payload, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_unsuspend, payload: payload, on: self)
           }
 
           /// Whether event "unsuspend" would take a transition now.
           var canUnsuspend: Bool {
-            Subscription.stateMachine.can(Subscription._$event_unsuspend, on: self)
+            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_unsuspend, on: self)
           }
-
-          private static let _$event_terminate = Subscription.stateMachine.eventID("terminate")
 
           /// Fires event "terminate". Returns whether a transition happened.
           @discardableResult
           func terminate() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_terminate, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_terminate, on: self)
           }
 
           /// Fires event "terminate" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func terminate(with payload: Any) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$event_terminate, payload: payload, on: self)
+            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_terminate, payload: payload, on: self)
           }
 
           /// Whether event "terminate" would take a transition now.
           var canTerminate: Bool {
-            Subscription.stateMachine.can(Subscription._$event_terminate, on: self)
+            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_terminate, on: self)
           }
-
-          private static let _$state_pendingActivation = Subscription.stateMachine.stateID("pendingActivation")
 
           /// Whether the machine is in state "pendingActivation".
           var isPendingActivation: Bool {
-            Subscription.stateMachine.isInState(Subscription._$state_pendingActivation, on: self)
+            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_pendingActivation, on: self)
           }
-
-          private static let _$state_active = Subscription.stateMachine.stateID("active")
 
           /// Whether the machine is in state "active".
           var isActive: Bool {
-            Subscription.stateMachine.isInState(Subscription._$state_active, on: self)
+            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_active, on: self)
           }
-
-          private static let _$state_suspended = Subscription.stateMachine.stateID("suspended")
 
           /// Whether the machine is in state "suspended".
           var isSuspended: Bool {
-            Subscription.stateMachine.isInState(Subscription._$state_suspended, on: self)
+            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_suspended, on: self)
           }
-
-          private static let _$state_terminated = Subscription.stateMachine.stateID("terminated")
 
           /// Whether the machine is in state "terminated".
           var isTerminated: Bool {
-            Subscription.stateMachine.isInState(Subscription._$state_terminated, on: self)
+            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_terminated, on: self)
           }
         }
 
@@ -214,37 +222,45 @@ import Testing
             nil
           }
 
-          private static let _$event_open = Door.stateMachine.eventID("open")
+          private struct _$StateMachineIDs {
+            let event_open: StateMachines.StateMachineEventID
+            let state_closed: StateMachines.StateMachineStateID
+            let state_open: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              event_open = definition.eventID("open")
+              state_closed = definition.stateID("closed")
+              state_open = definition.stateID("open")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Door.stateMachine)
 
           /// Fires event "open". Returns whether a transition happened.
           @discardableResult
           public func open() -> Bool {
-            Door.stateMachine.fire(Door._$event_open, on: self)
+            Door.stateMachine.fire(Door._$stateMachineIDs.event_open, on: self)
           }
 
           /// Fires event "open" with a payload that callbacks, guards and actions receive.
           @discardableResult
           public func open(with payload: Any) -> Bool {
-            Door.stateMachine.fire(Door._$event_open, payload: payload, on: self)
+            Door.stateMachine.fire(Door._$stateMachineIDs.event_open, payload: payload, on: self)
           }
 
           /// Whether event "open" would take a transition now.
           public var canOpen: Bool {
-            Door.stateMachine.can(Door._$event_open, on: self)
+            Door.stateMachine.can(Door._$stateMachineIDs.event_open, on: self)
           }
-
-          private static let _$state_closed = Door.stateMachine.stateID("closed")
 
           /// Whether the machine is in state "closed".
           public var isClosed: Bool {
-            Door.stateMachine.isInState(Door._$state_closed, on: self)
+            Door.stateMachine.isInState(Door._$stateMachineIDs.state_closed, on: self)
           }
-
-          private static let _$state_open = Door.stateMachine.stateID("open")
 
           /// Whether the machine is in state "open".
           public var isOpen: Bool {
-            Door.stateMachine.isInState(Door._$state_open, on: self)
+            Door.stateMachine.isInState(Door._$stateMachineIDs.state_open, on: self)
           }
         }
 
@@ -292,37 +308,45 @@ import Testing
             nil
           }
 
-          private static let _$event_switchOn = Lamp.stateMachine.eventID("switchOn")
+          private struct _$StateMachineIDs {
+            let event_switchOn: StateMachines.StateMachineEventID
+            let state_off: StateMachines.StateMachineStateID
+            let state_on: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              event_switchOn = definition.eventID("switchOn")
+              state_off = definition.stateID("off")
+              state_on = definition.stateID("on")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Lamp.stateMachine)
 
           /// Fires event "switchOn". Returns whether a transition happened.
           @discardableResult
           final func switchOn() -> Bool {
-            Lamp.stateMachine.fire(Lamp._$event_switchOn, on: self)
+            Lamp.stateMachine.fire(Lamp._$stateMachineIDs.event_switchOn, on: self)
           }
 
           /// Fires event "switchOn" with a payload that callbacks, guards and actions receive.
           @discardableResult
           final func switchOn(with payload: Any) -> Bool {
-            Lamp.stateMachine.fire(Lamp._$event_switchOn, payload: payload, on: self)
+            Lamp.stateMachine.fire(Lamp._$stateMachineIDs.event_switchOn, payload: payload, on: self)
           }
 
           /// Whether event "switchOn" would take a transition now.
           final var canSwitchOn: Bool {
-            Lamp.stateMachine.can(Lamp._$event_switchOn, on: self)
+            Lamp.stateMachine.can(Lamp._$stateMachineIDs.event_switchOn, on: self)
           }
-
-          private static let _$state_off = Lamp.stateMachine.stateID("off")
 
           /// Whether the machine is in state "off".
           final var isOff: Bool {
-            Lamp.stateMachine.isInState(Lamp._$state_off, on: self)
+            Lamp.stateMachine.isInState(Lamp._$stateMachineIDs.state_off, on: self)
           }
-
-          private static let _$state_on = Lamp.stateMachine.stateID("on")
 
           /// Whether the machine is in state "on".
           final var isOn: Bool {
-            Lamp.stateMachine.isInState(Lamp._$state_on, on: self)
+            Lamp.stateMachine.isInState(Lamp._$stateMachineIDs.state_on, on: self)
           }
         }
 
@@ -376,37 +400,45 @@ import Testing
             MainActor.shared
           }
 
-          private static let _$event_show = Screen.stateMachine.eventID("show")
+          private struct _$StateMachineIDs {
+            let event_show: StateMachines.StateMachineEventID
+            let state_hidden: StateMachines.StateMachineStateID
+            let state_shown: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              event_show = definition.eventID("show")
+              state_hidden = definition.stateID("hidden")
+              state_shown = definition.stateID("shown")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Screen.stateMachine)
 
           /// Fires event "show". Returns whether a transition happened.
           @discardableResult
           func show() -> Bool {
-            Screen.stateMachine.fire(Screen._$event_show, on: self)
+            Screen.stateMachine.fire(Screen._$stateMachineIDs.event_show, on: self)
           }
 
           /// Fires event "show" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func show(with payload: Any) -> Bool {
-            Screen.stateMachine.fire(Screen._$event_show, payload: payload, on: self)
+            Screen.stateMachine.fire(Screen._$stateMachineIDs.event_show, payload: payload, on: self)
           }
 
           /// Whether event "show" would take a transition now.
           var canShow: Bool {
-            Screen.stateMachine.can(Screen._$event_show, on: self)
+            Screen.stateMachine.can(Screen._$stateMachineIDs.event_show, on: self)
           }
-
-          private static let _$state_hidden = Screen.stateMachine.stateID("hidden")
 
           /// Whether the machine is in state "hidden".
           var isHidden: Bool {
-            Screen.stateMachine.isInState(Screen._$state_hidden, on: self)
+            Screen.stateMachine.isInState(Screen._$stateMachineIDs.state_hidden, on: self)
           }
-
-          private static let _$state_shown = Screen.stateMachine.stateID("shown")
 
           /// Whether the machine is in state "shown".
           var isShown: Bool {
-            Screen.stateMachine.isInState(Screen._$state_shown, on: self)
+            Screen.stateMachine.isInState(Screen._$stateMachineIDs.state_shown, on: self)
           }
         }
 
@@ -456,37 +488,45 @@ import Testing
             _$stateMachineLockStorage
           }
 
-          private static let _$event_start = Counter.stateMachine.eventID("start")
+          private struct _$StateMachineIDs {
+            let event_start: StateMachines.StateMachineEventID
+            let state_idle: StateMachines.StateMachineStateID
+            let state_busy: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              event_start = definition.eventID("start")
+              state_idle = definition.stateID("idle")
+              state_busy = definition.stateID("busy")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Counter.stateMachine)
 
           /// Fires event "start". Returns whether a transition happened.
           @discardableResult
           func start() -> Bool {
-            Counter.stateMachine.fire(Counter._$event_start, on: self)
+            Counter.stateMachine.fire(Counter._$stateMachineIDs.event_start, on: self)
           }
 
           /// Fires event "start" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func start(with payload: Any) -> Bool {
-            Counter.stateMachine.fire(Counter._$event_start, payload: payload, on: self)
+            Counter.stateMachine.fire(Counter._$stateMachineIDs.event_start, payload: payload, on: self)
           }
 
           /// Whether event "start" would take a transition now.
           var canStart: Bool {
-            Counter.stateMachine.can(Counter._$event_start, on: self)
+            Counter.stateMachine.can(Counter._$stateMachineIDs.event_start, on: self)
           }
-
-          private static let _$state_idle = Counter.stateMachine.stateID("idle")
 
           /// Whether the machine is in state "idle".
           var isIdle: Bool {
-            Counter.stateMachine.isInState(Counter._$state_idle, on: self)
+            Counter.stateMachine.isInState(Counter._$stateMachineIDs.state_idle, on: self)
           }
-
-          private static let _$state_busy = Counter.stateMachine.stateID("busy")
 
           /// Whether the machine is in state "busy".
           var isBusy: Bool {
-            Counter.stateMachine.isInState(Counter._$state_busy, on: self)
+            Counter.stateMachine.isInState(Counter._$stateMachineIDs.state_busy, on: self)
           }
         }
 
@@ -519,27 +559,25 @@ import Testing
 
         \(ExpectedMembers.storage("Ticket"))
 
-        \(ExpectedMembers.event("put_on-hold", "putOnHold", in: "Ticket"))
+        \(ExpectedMembers.ids(
+          "Ticket", events: [("put_on-hold", "putOnHold")],
+          states: [("in_progress", "inProgress"), ("on-hold", "onHold"), ("waiting for review", "waitingForReview")]))
 
-          private static let _$state_inProgress = Ticket.stateMachine.stateID("in_progress")
+        \(ExpectedMembers.event("put_on-hold", "putOnHold", in: "Ticket"))
 
           /// Whether the machine is in state "in_progress".
           var isInProgress: Bool {
-            Ticket.stateMachine.isInState(Ticket._$state_inProgress, on: self)
+            Ticket.stateMachine.isInState(Ticket._$stateMachineIDs.state_inProgress, on: self)
           }
-
-          private static let _$state_onHold = Ticket.stateMachine.stateID("on-hold")
 
           /// Whether the machine is in state "on-hold".
           var isOnHold: Bool {
-            Ticket.stateMachine.isInState(Ticket._$state_onHold, on: self)
+            Ticket.stateMachine.isInState(Ticket._$stateMachineIDs.state_onHold, on: self)
           }
-
-          private static let _$state_waitingForReview = Ticket.stateMachine.stateID("waiting for review")
 
           /// Whether the machine is in state "waiting for review".
           var isWaitingForReview: Bool {
-            Ticket.stateMachine.isInState(Ticket._$state_waitingForReview, on: self)
+            Ticket.stateMachine.isInState(Ticket._$stateMachineIDs.state_waitingForReview, on: self)
           }
         }
 
@@ -568,6 +606,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Fan"))
+
+        \(ExpectedMembers.ids("Fan", events: [("spin", "spin")], states: [("still", "still"), ("spinning", "spinning")]))
 
         \(ExpectedMembers.event("spin", "spin", in: "Fan"))
 
@@ -619,37 +659,45 @@ import Testing
             nil
           }
 
-          private static let _$event_turn = Valve.machine.eventID("turn")
+          private struct _$StateMachineIDs {
+            let event_turn: StateMachines.StateMachineEventID
+            let state_shut: StateMachines.StateMachineStateID
+            let state_flowing: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              event_turn = definition.eventID("turn")
+              state_shut = definition.stateID("shut")
+              state_flowing = definition.stateID("flowing")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Valve.machine)
 
           /// Fires event "turn". Returns whether a transition happened.
           @discardableResult
           func turn() -> Bool {
-            Valve.machine.fire(Valve._$event_turn, on: self)
+            Valve.machine.fire(Valve._$stateMachineIDs.event_turn, on: self)
           }
 
           /// Fires event "turn" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func turn(with payload: Any) -> Bool {
-            Valve.machine.fire(Valve._$event_turn, payload: payload, on: self)
+            Valve.machine.fire(Valve._$stateMachineIDs.event_turn, payload: payload, on: self)
           }
 
           /// Whether event "turn" would take a transition now.
           var canTurn: Bool {
-            Valve.machine.can(Valve._$event_turn, on: self)
+            Valve.machine.can(Valve._$stateMachineIDs.event_turn, on: self)
           }
-
-          private static let _$state_shut = Valve.machine.stateID("shut")
 
           /// Whether the machine is in state "shut".
           var isShut: Bool {
-            Valve.machine.isInState(Valve._$state_shut, on: self)
+            Valve.machine.isInState(Valve._$stateMachineIDs.state_shut, on: self)
           }
-
-          private static let _$state_flowing = Valve.machine.stateID("flowing")
 
           /// Whether the machine is in state "flowing".
           var isFlowing: Bool {
-            Valve.machine.isInState(Valve._$state_flowing, on: self)
+            Valve.machine.isInState(Valve._$stateMachineIDs.state_flowing, on: self)
           }
         }
 

@@ -25,6 +25,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
+
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }
 
@@ -58,6 +60,8 @@ import Testing
           var isOn: Bool { true }
 
         \(ExpectedMembers.storage("Light"))
+
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
 
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }
@@ -96,6 +100,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [("activate", "activate")], states: [("off", "off")]))
+
         \(ExpectedMembers.event("activate", "activate", in: "Light"))
 
         \(ExpectedMembers.state("off", "off", in: "Light"))
@@ -126,6 +132,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Light"))
+
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
 
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }

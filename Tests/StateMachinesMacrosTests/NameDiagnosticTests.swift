@@ -23,6 +23,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
+
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }
 
@@ -52,6 +54,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Light"))
+
+        \(ExpectedMembers.ids("Light", events: [("reset", "reset")], states: [("off", "off")]))
 
         \(ExpectedMembers.event("reset", "reset", in: "Light"))
 
@@ -87,6 +91,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off"), ("on", "on")]))
+
         \(ExpectedMembers.state("off", "off", in: "Light"))
 
         \(ExpectedMembers.state("on", "on", in: "Light"))
@@ -120,6 +126,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Light"))
+
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
 
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }
@@ -158,6 +166,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
+
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }
 
@@ -189,6 +199,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Task"))
+
+        \(ExpectedMembers.ids("Task", events: [], states: [("in_progress", "inProgress")]))
 
         \(ExpectedMembers.state("in_progress", "inProgress", in: "Task"))
         }
@@ -225,6 +237,8 @@ import Testing
 
         \(ExpectedMembers.storage("Task"))
 
+        \(ExpectedMembers.ids("Task", events: [("go_on", "goOn")], states: [("open", "open")]))
+
         \(ExpectedMembers.event("go_on", "goOn", in: "Task"))
 
         \(ExpectedMembers.state("open", "open", in: "Task"))
@@ -258,6 +272,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Task"))
+
+        \(ExpectedMembers.ids("Task", events: [], states: [("done", "done")]))
 
         \(ExpectedMembers.state("done", "done", in: "Task"))
         }

@@ -29,6 +29,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [("dim", "dim")], states: [("off", "off")]))
+
         \(ExpectedMembers.event("dim", "dim", in: "Light"))
 
         \(ExpectedMembers.state("off", "off", in: "Light"))
@@ -72,6 +74,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Light"))
+
+        \(ExpectedMembers.ids("Light", events: [("reset", "reset")], states: [("off", "off"), ("on", "on")]))
 
         \(ExpectedMembers.event("reset", "reset", in: "Light"))
 

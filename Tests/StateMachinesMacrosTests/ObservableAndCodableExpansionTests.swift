@@ -57,40 +57,48 @@ import Testing
             _$observationRegistrar.didSet(self, keyPath: \\.state)
           }
 
-          private static let _$event_flip = Toggle.stateMachine.eventID("flip")
+          private struct _$StateMachineIDs {
+            let event_flip: StateMachines.StateMachineEventID
+            let state_off: StateMachines.StateMachineStateID
+            let state_on: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              event_flip = definition.eventID("flip")
+              state_off = definition.stateID("off")
+              state_on = definition.stateID("on")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Toggle.stateMachine)
 
           /// Fires event "flip". Returns whether a transition happened.
           @discardableResult
           func flip() -> Bool {
-            Toggle.stateMachine.fire(Toggle._$event_flip, on: self)
+            Toggle.stateMachine.fire(Toggle._$stateMachineIDs.event_flip, on: self)
           }
 
           /// Fires event "flip" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func flip(with payload: Any) -> Bool {
-            Toggle.stateMachine.fire(Toggle._$event_flip, payload: payload, on: self)
+            Toggle.stateMachine.fire(Toggle._$stateMachineIDs.event_flip, payload: payload, on: self)
           }
 
           /// Whether event "flip" would take a transition now.
           var canFlip: Bool {
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return Toggle.stateMachine.can(Toggle._$event_flip, on: self)
+            return Toggle.stateMachine.can(Toggle._$stateMachineIDs.event_flip, on: self)
           }
-
-          private static let _$state_off = Toggle.stateMachine.stateID("off")
 
           /// Whether the machine is in state "off".
           var isOff: Bool {
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return Toggle.stateMachine.isInState(Toggle._$state_off, on: self)
+            return Toggle.stateMachine.isInState(Toggle._$stateMachineIDs.state_off, on: self)
           }
-
-          private static let _$state_on = Toggle.stateMachine.stateID("on")
 
           /// Whether the machine is in state "on".
           var isOn: Bool {
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return Toggle.stateMachine.isInState(Toggle._$state_on, on: self)
+            return Toggle.stateMachine.isInState(Toggle._$stateMachineIDs.state_on, on: self)
           }
         }
 
@@ -162,11 +170,19 @@ import Testing
             nil
           }
 
-          private static let _$state_packed = Parcel.stateMachine.stateID("packed")
+          private struct _$StateMachineIDs {
+            let state_packed: StateMachines.StateMachineStateID
+
+            init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              state_packed = definition.stateID("packed")
+            }
+          }
+
+          private static let _$stateMachineIDs = _$StateMachineIDs(Parcel.stateMachine)
 
           /// Whether the machine is in state "packed".
           var isPacked: Bool {
-            Parcel.stateMachine.isInState(Parcel._$state_packed, on: self)
+            Parcel.stateMachine.isInState(Parcel._$stateMachineIDs.state_packed, on: self)
           }
         }
 

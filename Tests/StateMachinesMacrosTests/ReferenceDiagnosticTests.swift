@@ -11,6 +11,8 @@ import Testing
 
     \(ExpectedMembers.storage("Light"))
 
+    \(ExpectedMembers.ids("Light", events: [("start", "start")], states: [("idle", "idle"), ("active", "active")]))
+
     \(ExpectedMembers.event("start", "start", in: "Light"))
 
     \(ExpectedMembers.state("idle", "idle", in: "Light"))

@@ -24,6 +24,8 @@ import Testing
 
         \(ExpectedMembers.storage("Light"))
 
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
+
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }
 
@@ -55,6 +57,8 @@ import Testing
           }
 
         \(ExpectedMembers.storage("Light"))
+
+        \(ExpectedMembers.ids("Light", events: [], states: [("off", "off")]))
 
         \(ExpectedMembers.state("off", "off", in: "Light"))
         }

@@ -12,6 +12,8 @@ import Testing
 
     \(ExpectedMembers.storage("Lamp"))
 
+    \(ExpectedMembers.ids("Lamp", events: [("switchOff", "switchOff")], states: [("on", "on"), ("off", "off")]))
+
     \(ExpectedMembers.event("switchOff", "switchOff", in: "Lamp"))
 
     \(ExpectedMembers.state("on", "on", in: "Lamp"))

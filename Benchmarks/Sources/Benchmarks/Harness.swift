@@ -19,15 +19,27 @@ struct BenchmarkCase {
 struct Measurement {
   let id: String
   let name: String
-  /// CPU nanoseconds per event of each repetition, sorted.
-  let samples: [Double]
-  /// Wall-clock nanoseconds per event of each repetition, sorted.
-  let wallSamples: [Double]
+  /// CPU nanoseconds per event of each repetition, in the order of the rounds.
+  let rounds: [Double]
+  /// Wall-clock nanoseconds per event of each repetition, in the order of the rounds.
+  let wallRounds: [Double]
 
-  var median: Double { samples[samples.count / 2] }
-  var fastest: Double { samples[0] }
-  var slowest: Double { samples[samples.count - 1] }
-  var wallMedian: Double { wallSamples[wallSamples.count / 2] }
+  var median: Double { Self.median(rounds) }
+  var fastest: Double { rounds.min()! }
+  var slowest: Double { rounds.max()! }
+  var wallMedian: Double { Self.median(wallRounds) }
+
+  /// The median over the rounds of this case's time divided by `baseline`'s time in the same
+  /// round. The machine's speed drifts (frequency scaling, neighbours on a shared host); within
+  /// one round both cases ran a few milliseconds apart, so each round's ratio cancels most of the
+  /// drift that a ratio of two medians would keep.
+  func ratio(to baseline: Measurement) -> Double {
+    Self.median(zip(rounds, baseline.rounds).map { $0 / $1 })
+  }
+
+  private static func median(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
+  }
 }
 
 /// Keeps a value alive as far as the optimiser can tell.
@@ -63,7 +75,7 @@ func measure(
     }
   }
   return cases.indices.map {
-    Measurement(id: cases[$0].id, name: cases[$0].name, samples: samples[$0].sorted(), wallSamples: wallSamples[$0].sorted())
+    Measurement(id: cases[$0].id, name: cases[$0].name, rounds: samples[$0], wallRounds: wallSamples[$0])
   }
 }
 

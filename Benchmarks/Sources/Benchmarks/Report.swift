@@ -18,8 +18,8 @@ func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
   return right ? padding + text : text + padding
 }
 
-/// Prints the table: median, fastest and slowest CPU ns/event, the median's ratio to `baseline`,
-/// and the median wall-clock ns/event.
+/// Prints the table: median, fastest and slowest CPU ns/event, the median of the per-round ratios
+/// to `baseline`, and the median wall-clock ns/event.
 func printTable(_ measurements: [Measurement], baseline: Measurement) {
   let labels = measurements.map { pad("(\($0.id))", 5) + " " + $0.name }
   let labelWidth = labels.map(\.count).max() ?? 0
@@ -34,13 +34,13 @@ func printTable(_ measurements: [Measurement], baseline: Measurement) {
       pad(label, labelWidth) + "  " + pad(format(measurement.median), 8, right: true)
         + "  " + pad(format(measurement.fastest), 7, right: true) + "  "
         + pad(format(measurement.slowest), 7, right: true) + "  "
-        + pad(format(measurement.median / baseline.median), 7, right: true) + "  "
+        + pad(format(measurement.ratio(to: baseline)), 7, right: true) + "  "
         + pad(format(measurement.wallMedian), 8, right: true))
   }
 }
 
-/// Prints whether `value` ≤ `limit`.
-func printTarget(_ description: String, value: Double, limit: Double, detail: String) {
-  let verdict = value <= limit ? "MET   " : "MISSED"
-  print("\(verdict) \(description): \(detail)")
+/// Prints whether `ratio` (a median of per-round ratios) ≤ `limit`.
+func printTarget(_ description: String, ratio: Double, limit: Double, detail: String) {
+  let verdict = ratio <= limit ? "MET   " : "MISSED"
+  print("\(verdict) \(description): \(format(ratio))x (medians \(detail))")
 }
