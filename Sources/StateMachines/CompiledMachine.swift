@@ -46,9 +46,10 @@ struct CompiledMachine<Model> {
   @usableFromInline static var noTransition: Int32 { -1 }
   /// The value of a slot in ``fastSlots`` that needs the full step (guards, actions, …).
   @usableFromInline static var fullStep: Int32 { -2 }
-  /// Slot values at or below this one are "light": `light - value` is the index of a
-  /// ``LightTransition`` in ``lightTransitions``, a transition that runs only a plain guard and
-  /// plain `before`/`after` callbacks.
+  /// Slot values at or below this one are "light": `light - value` is `index << 1 | hasGuard`,
+  /// where `index` is that of a ``LightTransition`` in ``lightTransitions`` (a transition that
+  /// runs only a plain guard and plain `before`/`after` callbacks). The guard bit lets `can`
+  /// answer an unguarded slot from the table alone.
   @usableFromInline static var light: Int32 { -3 }
 
   @usableFromInline let states: [String]
@@ -66,7 +67,7 @@ struct CompiledMachine<Model> {
   @usableFromInline let columnHeight: Int
   /// The ID of each event, and last the ID every unknown name gets.
   @usableFromInline let eventIDs: [StateMachineEventID]
-  /// The light transitions; a light slot of ``fastSlots`` holds `light - index`. Unowned
+  /// The light transitions, indexed by light slots of ``fastSlots``. Unowned
   /// references to ``lightTransitionObjects``, which keeps them alive.
   @usableFromInline let lightTransitions: [Unmanaged<LightTransition<Model>>]
   let lightTransitionObjects: [LightTransition<Model>]
@@ -199,7 +200,8 @@ struct CompiledMachine<Model> {
         case .fast(let target): fastSlots[slotIndex] = target
         case .full: fastSlots[slotIndex] = Self.fullStep
         case .light(let transition):
-          fastSlots[slotIndex] = Self.light - Int32(lightTransitionObjects.count)
+          let hasGuard: Int32 = transition.guardBox == nil ? 0 : 1
+          fastSlots[slotIndex] = Self.light - (Int32(lightTransitionObjects.count) << 1 | hasGuard)
           lightTransitionObjects.append(transition)
         }
         candidates += slot
@@ -236,15 +238,17 @@ struct CompiledMachine<Model> {
     let target = only.target
     let runsStateActions =
       !only.isInternal && (!exit[Int(from)].isEmpty || (target >= 0 && !entry[Int(target)].isEmpty))
-    var plainGuard: ((Model) throws -> Bool)?
-    if case .plain(let body)? = only.guardBody { plainGuard = body }
+    // Boxed straight from the enum payload: keeping the closure in an Optional first would wrap
+    // it in reabstraction thunks, paid on every call.
+    var guardBox: PlainGuardBox<Model>?
+    if case .plain(let body)? = only.guardBody { guardBox = PlainGuardBox(body) }
     let runsOnlyCallbacks =
-      slot.count == 1 && (only.guardBody == nil || plainGuard != nil) && only.action == nil
+      slot.count == 1 && (only.guardBody == nil || guardBox != nil) && only.action == nil
       && !only.terminates && target >= 0 && !isFinal[Int(target)] && !runsStateActions && !needsFullStep
     guard runsOnlyCallbacks, let callbacks else { return .full }
-    if callbacks.before.isEmpty && callbacks.after.isEmpty && plainGuard == nil { return .fast(target) }
+    if callbacks.before.isEmpty && callbacks.after.isEmpty && guardBox == nil { return .fast(target) }
     return .light(
-      LightTransition(target: target, guardBody: plainGuard, before: callbacks.before, after: callbacks.after))
+      LightTransition(target: target, guardBox: guardBox, before: callbacks.before, after: callbacks.after))
   }
 
   /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an

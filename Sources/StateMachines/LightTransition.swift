@@ -19,12 +19,12 @@ final class LightTransition<Model> {
   private let guardOwner: PlainGuardBox<Model>?
 
   init(
-    target: Int32, guardBody: ((Model) throws -> Bool)?,
+    target: Int32, guardBox: PlainGuardBox<Model>?,
     before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>]
   ) {
     self.target = target
-    guardOwner = guardBody.map { PlainGuardBox($0) }
-    guardBox = guardOwner.map { Unmanaged.passUnretained($0) }
+    guardOwner = guardBox
+    self.guardBox = guardBox.map { Unmanaged.passUnretained($0) }
     self.before = before.map { Unmanaged.passUnretained($0) }
     self.after = after.map { Unmanaged.passUnretained($0) }
     boxes = before + after

@@ -103,22 +103,40 @@ public final class StateMachineBuilder<Model> {
   ///   - to: the state it enters.
   ///   - isInternal: for a transition from a state to itself: `true` runs no exit or entry action
   ///     (an internal transition); `false`, the default, runs both.
-  ///   - guard: the transition is taken only if this returns `true`. Of several transitions for
-  ///     the same event and state, the first whose guard passes wins.
   ///   - action: runs after the exit actions of `from` and before the state is written.
   public func when(
     _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
-    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
+    action: ((Model) throws -> Void)? = nil
   ) {
-    addTransition(event, from: [from], to: to, isInternal, guardBody(`guard`), callback(action))
+    addTransition(event, from: [from], to: to, isInternal, nil, callback(action))
+  }
+
+  /// Declares that `event` moves the machine from `from` to `to` if `guard` returns `true`. Of
+  /// several transitions for the same event and state, the first whose guard passes wins.
+  ///
+  /// The guard is a separate overload rather than an optional parameter: a closure passed as an
+  /// optional is wrapped in conversion thunks that every call of the guard would pay.
+  public func when(
+    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
+    if guard: @escaping (Model) throws -> Bool, action: ((Model) throws -> Void)? = nil
+  ) {
+    addTransition(event, from: [from], to: to, isInternal, .plain(`guard`), callback(action))
   }
 
   /// Declares that `event` moves the machine from any of `from` to `to`.
   public func when(
     _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
-    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
+    action: ((Model) throws -> Void)? = nil
   ) {
-    addTransition(event, from: from, to: to, isInternal, guardBody(`guard`), callback(action))
+    addTransition(event, from: from, to: to, isInternal, nil, callback(action))
+  }
+
+  /// Declares that `event` moves the machine from any of `from` to `to` if `guard` returns `true`.
+  public func when(
+    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
+    if guard: @escaping (Model) throws -> Bool, action: ((Model) throws -> Void)? = nil
+  ) {
+    addTransition(event, from: from, to: to, isInternal, .plain(`guard`), callback(action))
   }
 
   /// Declares a transition whose guard (and action, if any) also receive the ``Transition``, with

@@ -87,7 +87,7 @@ extension StateMachineDefinition {
         return true
       }
       if slot <= CompiledMachine<Model>.light {
-        return fireLight(compiled.lightTransitions[Int(CompiledMachine<Model>.light &- slot)], model)
+        return fireLight(compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)], model)
       }
       if slot == CompiledMachine<Model>.noTransition { return false }
     }
@@ -169,11 +169,8 @@ extension StateMachineDefinition {
       let slot = compiled.fastSlots[event.column &+ Int(from)]
       if slot == CompiledMachine<Model>.noTransition { return false }
       if slot >= 0 { return true }
-      // A light transition without a guard is always taken.
-      if slot <= CompiledMachine<Model>.light,
-        compiled.lightTransitions[Int(CompiledMachine<Model>.light &- slot)]
-          ._withUnsafeGuaranteedRef({ $0.guardBox == nil })
-      {
+      // A light slot without a guard (its low bit clear) is always taken.
+      if slot <= CompiledMachine<Model>.light, (CompiledMachine<Model>.light &- slot) & 1 == 0 {
         return true
       }
       // Guards run as if inside a step: an event a guard fires is queued, then dropped, so that
