@@ -16,6 +16,20 @@ final class FinalLamp {
   }
 }
 
+/// Events named like states (`open` the event, `open` the state): `open()` and `isOpen` live
+/// side by side, and both IDs in the one generated IDs struct.
+@StateMachine
+final class Hatch {
+  var unlocked = false
+
+  static let stateMachine = StateMachineDefinition<Hatch> { sm in
+    sm.addState("closed")
+    sm.addState("open")
+    sm.when("open", transitionFrom: "closed", to: "open", if: { $0.unlocked })
+    sm.when("closed", transitionFrom: "open", to: "closed")
+  }
+}
+
 /// A non-final class whose callback calls an overridable method.
 @StateMachine
 class Door {
@@ -375,5 +389,21 @@ struct AwkwardClassesTests {
     #expect(lit)
     #expect(beacon.isLit)
     #expect(beacon.id == 7)
+  }
+
+  @Test("an event and a state with the same name, and a guard that decides the event")
+  func eventsNamedLikeStates() {
+    let hatch = Hatch()
+    #expect(hatch.isClosed)
+    #expect(!hatch.canOpen)
+    #expect(!hatch.open())
+    #expect(hatch.isClosed)
+    hatch.unlocked = true
+    #expect(hatch.canOpen)
+    #expect(hatch.open())
+    #expect(hatch.isOpen)
+    #expect(hatch.canClosed)
+    #expect(hatch.closed())
+    #expect(hatch.state == "closed")
   }
 }
