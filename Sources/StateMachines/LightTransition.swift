@@ -15,6 +15,10 @@ final class LightTransition<Model> {
   @usableFromInline let before: [Unmanaged<PlainCallbackBox<Model>>]
   /// Unowned references to the event's `after` callbacks (kept alive by ``boxes``).
   @usableFromInline let after: [Unmanaged<PlainCallbackBox<Model>>]
+  /// The callback of a transition whose only code is one `after` callback, the commonest shape
+  /// (a side effect once the state changed); `nil` otherwise. The hot path calls it without the
+  /// loops over ``before`` and ``after``.
+  @usableFromInline let soleAfterCallback: Unmanaged<PlainCallbackBox<Model>>?
   private let boxes: [PlainCallbackBox<Model>]
   private let guardOwner: PlainGuardBox<Model>?
 
@@ -28,5 +32,7 @@ final class LightTransition<Model> {
     self.before = before.map { Unmanaged.passUnretained($0) }
     self.after = after.map { Unmanaged.passUnretained($0) }
     boxes = before + after
+    soleAfterCallback =
+      guardBox == nil && before.isEmpty && after.count == 1 ? Unmanaged.passUnretained(after[0]) : nil
   }
 }

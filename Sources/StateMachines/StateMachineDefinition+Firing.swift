@@ -108,6 +108,12 @@ extension StateMachineDefinition {
   func fireLight(_ light: Unmanaged<LightTransition<Model>>, _ model: Model) -> Bool {
     runToCompletion(model) {
       light._withUnsafeGuaranteedRef { transition in
+        if let callback = transition.soleAfterCallback {
+          write(transition.target, model)
+          // An error does not undo the transition.
+          try? callback._withUnsafeGuaranteedRef { try $0.body(model) }
+          return true
+        }
         if let guardBox = transition.guardBox {
           let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
           guard passed else {

@@ -61,7 +61,58 @@ final class LightTierGate {
   }
 }
 
+/// A transition whose only code is one `after` callback: the light tier's shortest path.
+@StateMachine
+final class LightTierBell {
+  var rings = 0
+  var failRing = false
+
+  static let stateMachine = StateMachineDefinition<LightTierBell> { sm in
+    sm.addState("silent")
+    sm.addState("ringing")
+    sm.when("ring", transitionFrom: "silent", to: "ringing")
+    sm.when("hush", transitionFrom: "ringing", to: "silent")
+    sm.after("ring") { bell in
+      bell.rings += 1
+      // Queued before the throw: the transition stands, so the queued event runs.
+      if bell.failRing {
+        bell.hush()
+        throw LightTierFailure()
+      }
+    }
+  }
+}
+
 @Suite struct LightTierTests {
+  @Test func aSoleAfterCallbackRunsOnceInTheNewState() {
+    let bell = LightTierBell()
+    #expect(bell.ring())
+    #expect(bell.isRinging)
+    #expect(bell.rings == 1)
+    #expect(!bell.ring())
+    #expect(bell.rings == 1)
+  }
+
+  @Test func aThrowingSoleAfterCallbackKeepsTheNewStateAndWhatItQueued() throws {
+    let bell = LightTierBell()
+    bell.failRing = true
+    #expect(bell.ring())
+    #expect(bell.rings == 1)
+    #expect(bell.isSilent)  // the queued `hush` ran after the step
+    do {
+      try bell.fireOrThrow("ring")
+      Issue.record("expected an error")
+    } catch {
+      guard case .callbackFailed(_, let happened, _) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(happened)
+    }
+    #expect(bell.rings == 2)
+    #expect(bell.isSilent)
+  }
+
   @Test func aPassingPlainGuardLetsTheTransitionHappen() {
     let gate = LightTierGate()
     gate.open = true
