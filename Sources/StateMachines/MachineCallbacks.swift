@@ -13,12 +13,6 @@ enum MachineCallback<Model> {
     case .withTransition(let body): try body(model, transition())
     }
   }
-
-  /// The body, if it takes no ``Transition``.
-  @inlinable var plainBody: ((Model) throws -> Void)? {
-    if case .plain(let body) = self { return body }
-    return nil
-  }
 }
 
 /// A guard as registered: with or without the ``Transition``.
