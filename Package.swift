@@ -25,7 +25,10 @@ let package = Package(
       ],
       path: "Macros/StateMachinesMacros"
     ),
-    .target(name: "StateMachines", dependencies: ["StateMachinesMacros"]),
+    // The lock table and per-thread step records (C: atomics without the Synchronization module,
+    // which needs macOS 15). Internal to StateMachines.
+    .target(name: "StateMachinesSupport"),
+    .target(name: "StateMachines", dependencies: ["StateMachinesMacros", "StateMachinesSupport"]),
     .executableTarget(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),

@@ -105,11 +105,11 @@ struct MemberGenerator {
     } else {
       members.append("\(raw: unchecked)\(raw: modifiers)\(raw: unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))")
     }
+    // A Sendable class is serialised by the lock of the object that holds its storage: the
+    // storage box of a Codable class (so that encoding can take it), else the object itself.
     if machineClass.needsLock {
-      members += [
-        "private let _$stateMachineLockStorage = StateMachines.StateMachineLock()",
-        "\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { _$stateMachineLockStorage }",
-      ]
+      let guarded = machineClass.isCodable ? "_$stateMachineCodableStorage.lock" : "StateMachines.StateMachineLock(guarding: self)"
+      members.append("\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { \(raw: guarded) }")
     } else {
       members.append("\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { nil }")
     }
@@ -147,7 +147,7 @@ struct MemberGenerator {
       """
       /// Fires event \(literal: event.name) with a payload that callbacks, guards and actions receive.
       @discardableResult
-      \(raw: modifiers)func \(raw: event.identifier)(with payload: Any) -> Bool {
+      \(raw: modifiers)func \(raw: event.identifier)(with payload: any Sendable) -> Bool {
         \(raw: definition).fire(\(raw: id), payload: payload, on: self)
       }
       """,

@@ -52,6 +52,16 @@ struct CompiledMachine<Model> {
   /// answer an unguarded slot from the table alone.
   @usableFromInline static var light: Int32 { -3 }
 
+  /// The identity of this definition, which its event and state IDs carry: an ID of another
+  /// definition is rejected with one compare. (An object, not a counter, so it is unique while
+  /// the definition lives.)
+  @usableFromInline let identity: ObjectIdentifier
+  private let identityToken: DefinitionIdentity
+  /// The most steps one run to completion may take (``StateMachineBuilder/maxStepsPerRunToCompletion``).
+  @usableFromInline let maxSteps: Int
+  /// Where the timeouts of this definition's clock are armed.
+  let scheduler: any TimeoutScheduler
+
   @usableFromInline let states: [String]
   @usableFromInline let events: [String]
   @usableFromInline let stateIndexByName: [String: Int32]
@@ -91,6 +101,10 @@ struct CompiledMachine<Model> {
 
   /// An empty machine that rejects everything (the tables of an invalid definition).
   init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
+    identityToken = DefinitionIdentity()
+    identity = ObjectIdentifier(identityToken)
+    maxSteps = 1
+    scheduler = timeoutScheduler(for: ContinuousClock())
     self.states = states
     self.events = events
     let stateIndexByName = Self.indexes(states)
@@ -99,7 +113,7 @@ struct CompiledMachine<Model> {
     initialStateIndex = initial.flatMap { stateIndexByName[$0] } ?? 0
     columnHeight = max(states.count, 1)
     fastSlots = Array(repeating: Self.noTransition, count: max(states.count, 1) * (events.count + 1))
-    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: max(states.count, 1))
+    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: max(states.count, 1), identity: identity)
     lightTransitions = []
     lightTransitionObjects = []
     candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
@@ -121,6 +135,13 @@ struct CompiledMachine<Model> {
   init(_ builder: StateMachineBuilder<Model>) throws(DefinitionError) {
     let states = builder.states
     guard !states.isEmpty else { throw .noStates }
+    guard builder.maxStepsPerRunToCompletion >= 1 else {
+      throw .invalidValue("\(builder.maxStepsPerRunToCompletion)", context: "maxStepsPerRunToCompletion")
+    }
+    identityToken = DefinitionIdentity()
+    identity = ObjectIdentifier(identityToken)
+    maxSteps = builder.maxStepsPerRunToCompletion
+    scheduler = timeoutScheduler(for: builder.clock)
     if states.contains("") { throw .emptyName(context: "addState") }
     let events = builder.eventNames
     if events.contains("") { throw .emptyName(context: "a transition's event") }
@@ -167,19 +188,40 @@ struct CompiledMachine<Model> {
     // Each event's callbacks, boxed for light transitions if none of them takes a Transition.
     let plainBoxes = zip(beforeCallbacks, afterCallbacks).map { Self.plainBoxes(before: $0, after: $1) }
 
-    // One slot per (state, event): its candidates, specific from-states before wildcards.
+    // The transitions of each slot, found in one pass over the transitions (linear in their
+    // number), then one pass over the table.
+    var specificBySlot: [Int: [Int]] = [:]
+    var wildcardByEvent = [[Int]](repeating: [], count: events.count)
+    for (index, spec) in builder.transitions.enumerated() {
+      let event = Int(eventIndexByName[spec.event]!)
+      guard let from = spec.from else {
+        wildcardByEvent[event].append(index)
+        continue
+      }
+      for state in from {
+        let slot = Int(stateIndexByName[state]!) * events.count + event
+        if specificBySlot[slot]?.last != index { specificBySlot[slot, default: []].append(index) }
+      }
+    }
+    let allSlotsFull = !observers.isEmpty || builder.log != nil
     var starts: [Int32] = [0]
     var candidates: [Candidate] = []
     columnHeight = states.count
     var fastSlots = [Int32](repeating: Self.noTransition, count: states.count * (events.count + 1))
     var lightTransitionObjects: [LightTransition<Model>] = []
     starts.reserveCapacity(states.count * events.count + 1)
-    for state in states {
-      for (eventIndex, event) in events.enumerated() {
-        let specific = builder.transitions.filter { $0.event == event && $0.from?.contains(state) == true }
-        let wildcard = builder.transitions.filter { $0.event == event && $0.from == nil }
+    for from in 0..<Int32(states.count) {
+      for eventIndex in 0..<events.count {
+        let slotIndex = eventIndex * states.count + Int(from)
+        let transitions = (specificBySlot[Int(from) * events.count + eventIndex] ?? []) + wildcardByEvent[eventIndex]
+        // With a log, every slot takes the full step, so that rejections are logged too.
+        if transitions.isEmpty {
+          if builder.log != nil { fastSlots[slotIndex] = Self.fullStep }
+          starts.append(Int32(candidates.count))
+          continue
+        }
         var slot: [Candidate] = []
-        for spec in specific + wildcard {
+        for spec in transitions.map({ builder.transitions[$0] }) {
           slot.append(
             Candidate(
               target: spec.to.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
@@ -187,11 +229,9 @@ struct CompiledMachine<Model> {
           // A candidate without a guard always wins: later ones can never be taken.
           if spec.guardBody == nil { break }
         }
-        let from = stateIndexByName[state]!
         let needsFullStep =
-          !observers.isEmpty || builder.log != nil || !triggers[Int(from)].isEmpty
+          allSlotsFull || !triggers[Int(from)].isEmpty
           || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
-        let slotIndex = eventIndex * states.count + Int(from)
         switch Self.tier(
           of: slot, from: from, entry: entryActions, exit: exitActions, isFinal: isFinal,
           needsFullStep: needsFullStep, callbacks: plainBoxes[eventIndex])
@@ -208,10 +248,14 @@ struct CompiledMachine<Model> {
         starts.append(Int32(candidates.count))
       }
     }
+    if builder.log != nil {
+      // Unknown events too.
+      for state in 0..<states.count { fastSlots[events.count * states.count + state] = Self.fullStep }
+    }
     self.fastSlots = fastSlots
     self.lightTransitionObjects = lightTransitionObjects
     lightTransitions = lightTransitionObjects.map { Unmanaged.passUnretained($0) }
-    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: states.count)
+    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: states.count, identity: identity)
     self.candidateStarts = starts
     self.candidates = candidates
   }
@@ -253,21 +297,30 @@ struct CompiledMachine<Model> {
 
   /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an
   /// unknown event: the all-rejecting last column.
-  private static func eventIDs(_ fastSlots: [Int32], events: Int, columnHeight: Int) -> [StateMachineEventID] {
+  private static func eventIDs(
+    _ fastSlots: [Int32], events: Int, columnHeight: Int, identity: ObjectIdentifier
+  ) -> [StateMachineEventID] {
     var ids: [StateMachineEventID] = []
+    ids.reserveCapacity(events + 1)
     for event in 0..<events {
       let column = event * columnHeight
-      let sources = (0..<columnHeight).filter { fastSlots[column + $0] != noTransition }
-      if sources.count == 1 {
+      var onlySource = -1
+      var sources = 0
+      for state in 0..<columnHeight where fastSlots[column + state] != noTransition {
+        sources += 1
+        onlySource = state
+        if sources > 1 { break }
+      }
+      if sources == 1 {
         ids.append(
           StateMachineEventID(
-            index: Int32(event), column: column, onlySource: Int32(sources[0]),
-            onlySourceSlot: fastSlots[column + sources[0]]))
+            definition: identity, index: Int32(event), column: column, onlySource: Int32(onlySource),
+            onlySourceSlot: fastSlots[column + onlySource]))
       } else {
-        ids.append(StateMachineEventID(index: Int32(event), column: column))
+        ids.append(StateMachineEventID(definition: identity, index: Int32(event), column: column))
       }
     }
-    ids.append(StateMachineEventID(index: -1, column: events * columnHeight))
+    ids.append(StateMachineEventID(definition: identity, index: -1, column: events * columnHeight))
     return ids
   }
 
@@ -330,3 +383,6 @@ struct CompiledMachine<Model> {
     Dictionary(names.enumerated().map { ($0.element, Int32($0.offset)) }, uniquingKeysWith: { first, _ in first })
   }
 }
+
+/// The object whose identity a definition's IDs carry.
+final class DefinitionIdentity: Sendable {}

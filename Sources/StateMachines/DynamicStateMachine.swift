@@ -21,7 +21,6 @@ public final class DynamicStateMachine: StateMachineObject, @unchecked Sendable 
   /// the runtime only makes instantaneous accesses to it (read or write one field, append to or
   /// remove from its queue), never one that spans user code, serialised by the lock.
   @exclusivity(unchecked) public var _$stateMachineStorage: StateMachineStorage
-  private let lock = StateMachineLock()
 
   /// A machine in `definition`'s initial state. Several machines may share one definition.
   public init(_ definition: StateMachineDefinition<DynamicStateMachine>) {
@@ -40,5 +39,5 @@ public final class DynamicStateMachine: StateMachineObject, @unchecked Sendable 
   public var state: String { stateMachineDefinition.currentState(of: self) }
 
   public var _$stateMachineModel: DynamicStateMachine { self }
-  public var _$stateMachineLock: StateMachineLock? { lock }
+  public var _$stateMachineLock: StateMachineLock? { StateMachineLock(guarding: self) }
 }

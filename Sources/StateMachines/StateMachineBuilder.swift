@@ -52,6 +52,13 @@ public final class StateMachineBuilder<Model> {
   /// The center that ``when(_:transitionFrom:to:onNotification:if:action:)`` observes.
   public var notificationCenter: NotificationCenter = .default
 
+  /// The most steps one run to completion may take: the event fired plus the events its
+  /// callbacks queue, and theirs. Past it the run ends with
+  /// ``StateMachineError/runToCompletionLimit(event:steps:)``, the state is the last one reached
+  /// and the rest of the queue is dropped (and logged). Guards against callbacks that fire events
+  /// forever (a → b → a …). At least 1; the default is 10,000.
+  public var maxStepsPerRunToCompletion = 10_000
+
   /// Where the verbose trace goes; `nil` (the default) traces nothing. See ``StateMachineLog``.
   public var log: StateMachineLog?
 
@@ -66,10 +73,13 @@ public final class StateMachineBuilder<Model> {
   /// The events, in the order of their first transition.
   var eventNames: [String] {
     var names: [String] = []
-    for transition in transitions where !names.contains(transition.event) { names.append(transition.event) }
+    var seen: Set<String> = []
+    for transition in transitions where seen.insert(transition.event).inserted { names.append(transition.event) }
     return names
   }
   private var stateSet: Set<String> = []
+  /// The plain transitions (no guard, no action) declared so far: declaring one again is harmless.
+  private var plainTransitions: Set<PlainTransitionKey> = []
   private(set) var transitions: [TransitionSpec] = []
   private(set) var beforeCallbacks: [NamedCallback] = []
   private(set) var afterCallbacks: [NamedCallback] = []
@@ -285,7 +295,9 @@ public final class StateMachineBuilder<Model> {
     _ guardBody: MachineGuard<Model>?, _ action: MachineCallback<Model>?
   ) {
     let spec = makeSpec(event, from: from, to: to, isInternal, guardBody, action)
-    if guardBody == nil, action == nil, transitions.contains(where: { $0.isSamePlainTransition(as: spec) }) {
+    if guardBody == nil, action == nil,
+      !plainTransitions.insert(PlainTransitionKey(event: event, from: from, to: to, isInternal: isInternal)).inserted
+    {
       return
     }
     transitions.append(spec)
@@ -309,10 +321,10 @@ public final class StateMachineBuilder<Model> {
   }
 }
 
-extension StateMachineBuilder.TransitionSpec {
-  /// Two plain transitions (no guard, no action) with the same event, sources and target.
-  func isSamePlainTransition(as other: Self) -> Bool {
-    guardBody == nil && action == nil && event == other.event && from == other.from
-      && to == other.to && isInternal == other.isInternal && terminates == other.terminates
-  }
+/// What makes two plain transitions (no guard, no action) the same.
+private struct PlainTransitionKey: Hashable {
+  let event: String
+  let from: [String]?
+  let to: String
+  let isInternal: Bool
 }

@@ -4,6 +4,10 @@
 // - fast: the transition runs no code; a table load and a store;
 // - light: it runs only plain `before`/`after` callbacks; no `Transition` is built;
 // - full: everything else (guards, actions, entry/exit, observers, triggers, the log), `step`.
+//
+// Concurrency (see `StateMachineLock`): for a `Sendable` object every access to the storage
+// happens under its lock, and a step owns the machine through the busy flag while its callbacks
+// run outside the lock. An object without a lock is used by one thread (or actor) at a time.
 
 import Foundation
 
@@ -12,11 +16,12 @@ import Foundation
 enum StepOutcome {
   /// The transition happened.
   case accepted
-  /// Fired from inside a callback: queued behind the current step.
+  /// The machine was busy: the event waits in its queue and runs before the machine is idle.
   case queued
   /// Nothing changed.
   case rejected(StateMachineError)
-  /// A callback threw; `transitionHappened` says whether the state had been written.
+  /// A callback threw (or the run to completion hit its step limit); `transitionHappened` says
+  /// whether the state had been written.
   case failed(StateMachineError, transitionHappened: Bool)
 
   /// The `Bool` an event method returns.
@@ -29,68 +34,195 @@ enum StepOutcome {
   }
 }
 
+/// What ``StateMachineDefinition/admit(_:whileBusy:)`` found.
+@usableFromInline
+enum Admission {
+  /// The caller now owns the machine for a step and must end it with `endRun`.
+  case taken
+  /// The machine is busy and the caller must not wait for it: it runs a step itself. `here`:
+  /// the busy step is the caller's own (on this thread).
+  case busy(here: Bool)
+}
+
 extension StateMachineDefinition {
-  /// Runs `body` under the object's lock, if it has one.
-  @inlinable
-  func withLock<R>(_ model: Model, _ body: () throws -> R) rethrows -> R {
-    if let lock = model._$stateMachineLock {
-      return try lock.withLock(body)
-    }
+  // MARK: Storage access
+
+  /// Runs `body` on the object's storage, under its lock if it has one.
+  @inlinable @inline(__always)
+  func locked<R>(_ model: Model, _ body: () throws -> R) rethrows -> R {
+    if let lock = model._$stateMachineLock { return try lock.withLock(body) }
     return try body()
+  }
+
+  /// Whether `event` is an ID of this definition and `model` is driven by it: one compare on the
+  /// hot path (the model's definition is the static the generated method already loaded).
+  @inlinable @inline(__always)
+  func accepts(_ event: StateMachineEventID, on model: Model) -> Bool {
+    event.definition == compiled.identity && model.stateMachineDefinition === self
+  }
+
+  /// Takes the machine for a step. If it is busy: when the calling thread is itself running a
+  /// step (of any machine), runs `whileBusy` under the lock (to queue an event) and returns
+  /// `.busy`; otherwise waits until the machine is idle. A thread that owns a machine therefore
+  /// never waits for another one, and no pattern of callbacks can deadlock.
+  @inlinable
+  func admit(_ model: Model, whileBusy: () -> Void) -> Admission {
+    guard let lock = model._$stateMachineLock else {
+      if model._$stateMachineStorage.isBusy {
+        whileBusy()
+        return .busy(here: true)
+      }
+      model._$stateMachineStorage.isBusy = true
+      return .taken
+    }
+    var round: UInt32 = 0
+    while true {
+      lock.lock()
+      if !model._$stateMachineStorage.isBusy {
+        model._$stateMachineStorage.isBusy = true
+        lock.unlock()
+        ThreadSteps.push(lock)
+        return .taken
+      }
+      if ThreadSteps.isInsideStep {
+        whileBusy()
+        let here = ThreadSteps.owns(lock)
+        lock.unlock()
+        return .busy(here: here)
+      }
+      lock.unlock()
+      ThreadSteps.pause(round)
+      round &+= 1
+    }
+  }
+
+  /// Ends a run to completion: runs the events queued meanwhile, each as its own step, then
+  /// releases the machine. Returns the error of a run that hit the step limit.
+  @inlinable
+  func endRun(_ model: Model, event: Int32) -> StateMachineError? {
+    let lock = model._$stateMachineLock
+    lock?.lock()
+    if !model._$stateMachineStorage.hasQueuedEvents {
+      model._$stateMachineStorage.isBusy = false
+      lock?.unlock()
+      if lock != nil { ThreadSteps.pop() }
+      return nil
+    }
+    lock?.unlock()
+    return drainQueue(model, event: event)
+  }
+
+  /// Runs the queued events, each as its own step, up to the definition's step limit; errors of
+  /// queued events go to the log. Then releases the machine.
+  @usableFromInline @inline(never)
+  func drainQueue(_ model: Model, event: Int32) -> StateMachineError? {
+    let lock = model._$stateMachineLock
+    var steps = 1
+    while true {
+      lock?.lock()
+      guard let next = model._$stateMachineStorage.dequeue() else {
+        model._$stateMachineStorage.isBusy = false
+        lock?.unlock()
+        if lock != nil { ThreadSteps.pop() }
+        return nil
+      }
+      if steps >= compiled.maxSteps {
+        let dropped = [next] + model._$stateMachineStorage.dequeueAll()
+        model._$stateMachineStorage.isBusy = false
+        lock?.unlock()
+        if lock != nil { ThreadSteps.pop() }
+        let error = StateMachineError.runToCompletionLimit(event: eventName(event), steps: steps)
+        (compiled.log ?? .standardError).write(
+          "[\(Model.self)] \(error); dropped \(dropped.count) queued event(s): "
+            + dropped.map { "'\(eventName($0.event))'" }.joined(separator: ", "))
+        return error
+      }
+      lock?.unlock()
+      steps += 1
+      if case .failed(let error, _) = step(next.event, next.payload, model) {
+        trace("queued event '\(eventName(next.event))' failed: \(error)")
+      }
+    }
   }
 
   // MARK: Firing
 
-  /// Fires `event` on `model`. Returns whether a transition happened (or the event was queued
-  /// because it was fired from inside a callback of the same machine).
+  /// Fires `event` on `model`. Returns whether a transition happened, or whether the event was
+  /// queued because the machine was busy with a step of the calling thread (see
+  /// ``StateMachineObject/fire(_:payload:)``).
   @inlinable
   public func fire(_ event: StateMachineEventID, on model: Model) -> Bool {
-    if let lock = model._$stateMachineLock {
-      return lock.withLock { fireWithoutPayload(event, model) }
-    }
+    guard accepts(event, on: model) else { return rejectForeign(event, model) }
     return fireWithoutPayload(event, model)
   }
 
   /// Fires `event` on `model` with a payload that callbacks, guards and actions receive.
   @inlinable
-  public func fire(_ event: StateMachineEventID, payload: Any?, on model: Model) -> Bool {
+  public func fire(_ event: StateMachineEventID, payload: (any Sendable)?, on model: Model) -> Bool {
     guard let payload else { return fire(event, on: model) }
-    return withLock(model) { process(event.index, payload, model).happened }
+    guard accepts(event, on: model) else { return rejectForeign(event, model) }
+    return process(event.index, payload, model).happened
   }
 
   /// Fires `event` on `model` and throws why it was rejected or failed.
   @inlinable
   public func fireOrThrow(
-    _ event: StateMachineEventID, payload: Any? = nil, on model: Model
+    _ event: StateMachineEventID, payload: (any Sendable)? = nil, on model: Model
   ) throws(StateMachineError) {
-    let outcome = withLock(model) { process(event.index, payload, model) }
-    switch outcome {
+    guard accepts(event, on: model) else {
+      _ = rejectForeign(event, model)
+      throw .foreignID
+    }
+    switch process(event.index, payload, model) {
     case .accepted, .queued: return
     case .rejected(let error), .failed(let error, _): throw error
     }
   }
 
-  /// The fast and light tiers; the rest goes to ``fireFully(_:_:)``. Called under the lock.
+  /// An ID of another definition, or a model that another definition drives: rejected, logged.
+  @usableFromInline @inline(never)
+  func rejectForeign(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    trace("rejected: \(StateMachineError.foreignID)")
+    return false
+  }
+
+  /// The fast and light tiers; the rest goes to ``fireFully(_:_:)``.
   @inlinable
   func fireWithoutPayload(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    let lock = model._$stateMachineLock
+    lock?.lock()
     if model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks {
       let state = model._$stateMachineStorage.stateIndex
       let slot: Int32
       if event.onlySource >= 0 {
-        guard state == event.onlySource else { return false }
+        guard state == event.onlySource else {
+          lock?.unlock()
+          return false
+        }
         slot = event.onlySourceSlot
       } else {
         slot = compiled.fastSlots[event.column &+ Int(state)]
       }
       if slot >= 0 {
-        write(slot, model)
+        model._$stateMachineStorage.stateIndex = slot
+        lock?.unlock()
         return true
       }
       if slot <= CompiledMachine<Model>.light {
-        return fireLight(compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)], model)
+        model._$stateMachineStorage.isBusy = true
+        lock?.unlock()
+        if let lock { ThreadSteps.push(lock) }
+        let index = Int((CompiledMachine<Model>.light &- slot) >> 1)
+        let happened = fireLight(compiled.lightTransitions[index], model)
+        _ = endRun(model, event: event.index)
+        return happened
       }
-      if slot == CompiledMachine<Model>.noTransition { return false }
+      if slot == CompiledMachine<Model>.noTransition {
+        lock?.unlock()
+        return false
+      }
     }
+    lock?.unlock()
     return fireFully(event, model)
   }
 
@@ -100,38 +232,36 @@ extension StateMachineDefinition {
     process(event.index, nil, model).happened
   }
 
-  /// Runs a ``LightTransition`` as one run-to-completion step: guard, `before` callbacks, the
+  /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
   /// state, `after` callbacks. A failing or throwing guard, or a throwing `before` callback,
   /// changes nothing (the events they fired are dropped too); a throwing `after` callback skips
   /// the rest and the new state stands.
   @inlinable @inline(__always)
   func fireLight(_ light: Unmanaged<LightTransition<Model>>, _ model: Model) -> Bool {
-    runToCompletion(model) {
-      light._withUnsafeGuaranteedRef { transition in
-        if let callback = transition.soleAfterCallback {
-          write(transition.target, model)
-          // An error does not undo the transition.
-          try? callback._withUnsafeGuaranteedRef { try $0.body(model) }
-          return true
-        }
-        if let guardBox = transition.guardBox {
-          let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
-          guard passed else {
-            dropQueued(after: 0, model)
-            return false
-          }
-        }
-        do {
-          try callPlain(transition.before, model)
-        } catch {
-          dropQueued(after: 0, model)
-          return false
-        }
+    light._withUnsafeGuaranteedRef { transition in
+      if let callback = transition.soleAfterCallback {
         write(transition.target, model)
-        // An error here does not undo the transition; the remaining callbacks are skipped.
-        try? callPlain(transition.after, model)
+        // An error does not undo the transition.
+        try? callback._withUnsafeGuaranteedRef { try $0.body(model) }
         return true
       }
+      if let guardBox = transition.guardBox {
+        let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
+        guard passed else {
+          dropOwnQueued(after: 0, model)
+          return false
+        }
+      }
+      do {
+        try callPlain(transition.before, model)
+      } catch {
+        dropOwnQueued(after: 0, model)
+        return false
+      }
+      write(transition.target, model)
+      // An error here does not undo the transition; the remaining callbacks are skipped.
+      try? callPlain(transition.after, model)
+      return true
     }
   }
 
@@ -145,90 +275,149 @@ extension StateMachineDefinition {
     }
   }
 
-  /// Runs `body` as one run-to-completion step: events fired meanwhile are queued, and run once
-  /// `body` is done. Called under the lock, on an idle machine.
+  /// Writes the state (and termination), telling Observation (a no-op unless the class is
+  /// `@Observable`). The hooks run outside the lock: they may run user code.
   @inlinable
-  func runToCompletion<R>(_ model: Model, _ body: () -> R) -> R {
-    model._$stateMachineStorage.isBusy = true
-    let result = body()
-    if model._$stateMachineStorage.hasQueuedEvents { drainQueue(model) }
-    model._$stateMachineStorage.isBusy = false
-    return result
-  }
-
-  /// Writes the state, telling Observation (a no-op unless the class is `@Observable`).
-  @inlinable
-  func write(_ state: Int32, _ model: Model) {
+  func write(_ state: Int32, _ model: Model, terminating: Bool = false) {
     model._$stateMachineWillChangeState()
-    model._$stateMachineStorage.stateIndex = state
+    locked(model) {
+      model._$stateMachineStorage.stateIndex = state
+      if terminating { model._$stateMachineStorage.isTerminated = true }
+    }
     model._$stateMachineDidChangeState()
   }
 
   // MARK: Queries
 
-  /// Whether firing `event` now would take a transition. Guards run; nothing else does.
+  /// Enters the current state if the machine has not started yet (its first use).
+  @inlinable @inline(__always)
+  func startIfNeeded(_ model: Model) {
+    if locked(model, { model._$stateMachineStorage.isUnstarted }) { startOnFirstUse(model) }
+  }
+
+  @usableFromInline @inline(never)
+  func startOnFirstUse(_ model: Model) {
+    do { try start(model) } catch { trace("start on first use failed: \(error)") }
+  }
+
+  /// Whether firing `event` now would take a transition. Guards run; nothing else does. While
+  /// the machine is busy with a step on another thread and the caller is itself inside a step,
+  /// a guarded transition answers `false` (its guards cannot run meanwhile).
   @inlinable
   public func can(_ event: StateMachineEventID, on model: Model) -> Bool {
-    withLock(model) {
-      if model._$stateMachineStorage.isTerminated { return false }
-      let from = model._$stateMachineStorage.stateIndex
-      let slot = compiled.fastSlots[event.column &+ Int(from)]
-      if slot == CompiledMachine<Model>.noTransition { return false }
-      if slot >= 0 { return true }
-      // A light slot without a guard (its low bit clear) is always taken.
-      if slot <= CompiledMachine<Model>.light, (CompiledMachine<Model>.light &- slot) & 1 == 0 {
-        return true
-      }
-      // Guards run as if inside a step: an event a guard fires is queued, then dropped, so that
-      // asking changes nothing.
-      let wasBusy = model._$stateMachineStorage.isBusy
-      let queued = model._$stateMachineStorage.queue.count
-      model._$stateMachineStorage.isBusy = true
-      let candidate = try? selectCandidate(event.index, from: from, payload: nil, model)
-      model._$stateMachineStorage.isBusy = wasBusy
-      model._$stateMachineStorage.dropQueued(after: queued)
-      return candidate != nil
+    guard accepts(event, on: model) else { return false }
+    startIfNeeded(model)
+    let slot: Int32 = locked(model) {
+      if model._$stateMachineStorage.isTerminated { return CompiledMachine<Model>.noTransition }
+      return compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)]
     }
+    if let answer = answerFromTable(slot) { return answer }
+    return withGuardsEvaluable(model, otherwise: false) { from in canTake(event.index, from: from, model) }
+  }
+
+  /// The answer of `can` that a table slot gives without running a guard, or `nil`.
+  @inlinable
+  func answerFromTable(_ slot: Int32) -> Bool? {
+    if slot == CompiledMachine<Model>.noTransition { return false }
+    if slot >= 0 { return true }
+    // A light slot without a guard (its low bit clear) is always taken.
+    if slot <= CompiledMachine<Model>.light, (CompiledMachine<Model>.light &- slot) & 1 == 0 { return true }
+    return nil
+  }
+
+  /// Runs `body` with the current state where guards may run: on a machine this thread takes for
+  /// the moment, or already runs a step of. Guards see a querying flag, so an event they fire on
+  /// this machine is ignored and asking changes nothing. `otherwise` when the machine is busy on
+  /// another thread and this thread may not wait.
+  @usableFromInline
+  func withGuardsEvaluable<R>(_ model: Model, otherwise: R, _ body: (Int32) -> R) -> R {
+    func evaluate() -> R {
+      let (from, wasQuerying) = locked(model) {
+        let flags = model._$stateMachineStorage.slowPathFlags
+        model._$stateMachineStorage.set(StateMachineStorage.queryingFlag, true)
+        return (model._$stateMachineStorage.stateIndex, flags & StateMachineStorage.queryingFlag != 0)
+      }
+      let result = body(from)
+      locked(model) { model._$stateMachineStorage.set(StateMachineStorage.queryingFlag, wasQuerying) }
+      return result
+    }
+    switch admit(model, whileBusy: {}) {
+    case .taken:
+      let result = evaluate()
+      _ = endRun(model, event: -1)
+      return result
+    case .busy(let here):
+      return here ? evaluate() : otherwise
+    }
+  }
+
+  /// Whether `event` would take a transition from `from`, running guards.
+  @usableFromInline
+  func canTake(_ event: Int32, from: Int32, _ model: Model) -> Bool {
+    if locked(model, { model._$stateMachineStorage.isTerminated }) { return false }
+    let slot = compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(from)]
+    if let answer = answerFromTable(slot) { return answer }
+    return (try? selectCandidate(event, from: from, payload: nil, model)) != nil
   }
 
   /// Whether `model` is in `state`.
   @inlinable
   public func isInState(_ state: StateMachineStateID, on model: Model) -> Bool {
-    withLock(model) { model._$stateMachineStorage.stateIndex == state.index }
+    guard state.definition == compiled.identity else { return false }
+    startIfNeeded(model)
+    return locked(model) { model._$stateMachineStorage.stateIndex == state.index }
   }
 
   /// The name of `model`'s current state.
   @inlinable
   public func currentState(of model: Model) -> String {
-    stateName(withLock(model) { model._$stateMachineStorage.stateIndex })
+    startIfNeeded(model)
+    return stateName(locked(model) { model._$stateMachineStorage.stateIndex })
   }
 
-  /// The events that would take a transition now, in declaration order.
+  /// The events that would take a transition now, in declaration order: one consistent answer,
+  /// taken while the machine does not change.
   public func availableEvents(on model: Model) -> [String] {
-    withLock(model) {
-      compiled.events.indices.filter { can(eventID(index: Int32($0)), on: model) }
-        .map { compiled.events[$0] }
+    startIfNeeded(model)
+    let available = withGuardsEvaluable(model, otherwise: nil) { from in
+      compiled.events.indices.filter { canTake(Int32($0), from: from, model) }
     }
+    if let available { return available.map { compiled.events[$0] } }
+    // Busy on another thread: the transitions that need no guard.
+    let from = locked(model) { model._$stateMachineStorage.stateIndex }
+    return compiled.events.indices.filter {
+      answerFromTable(compiled.fastSlots[$0 * compiled.columnHeight + Int(from)]) == true
+    }.map { compiled.events[$0] }
   }
 
   /// Whether `model`'s machine has terminated.
   public func isTerminated(_ model: Model) -> Bool {
-    withLock(model) { model._$stateMachineStorage.isTerminated }
+    locked(model) { model._$stateMachineStorage.isTerminated }
   }
 
-  /// Puts `model` into `state` without running callbacks. Observation hooks may fire events:
-  /// they run to completion after the state is written.
+  /// Puts `model` into `state` without running callbacks: an explicit reset, which also ends a
+  /// termination unless `state` is final. Observation hooks may fire events: they run to
+  /// completion after the state is written.
+  ///
+  /// - Throws: ``StateMachineError/unknownState(_:)``, or ``StateMachineError/busy(_:)`` when
+  ///   called while the machine runs a step (from one of its callbacks, say).
   public func restore(_ state: String, on model: Model) throws(StateMachineError) {
     guard let index = compiled.stateIndexByName[state] else { throw .unknownState(state) }
-    withLock(model) {
-      let restore = {
-        self.disarm(model)
-        self.write(index, model)
-        model._$stateMachineStorage.isTerminated = self.compiled.isFinal[Int(index)]
-        if !model._$stateMachineStorage.isTerminated { self.arm(index, model) }
-      }
-      if model._$stateMachineStorage.isBusy { restore() } else { runToCompletion(model, restore) }
+    guard case .taken = admit(model, whileBusy: {}) else {
+      trace("restoreState('\(state)') rejected: the machine is running a step")
+      throw .busy("restoreState")
     }
+    disarm(model)
+    let isFinal = compiled.isFinal[Int(index)]
+    model._$stateMachineWillChangeState()
+    locked(model) {
+      model._$stateMachineStorage.stateIndex = index
+      model._$stateMachineStorage.isTerminated = isFinal
+      model._$stateMachineStorage.set(StateMachineStorage.unstartedFlag | StateMachineStorage.restoredFlag, false)
+    }
+    model._$stateMachineDidChangeState()
+    if !isFinal { arm(index, model) }
+    if let error = endRun(model, event: -1) { throw error }
   }
 
   // MARK: The full step
@@ -237,37 +426,78 @@ extension StateMachineDefinition {
   @inlinable
   func hasTransition(_ state: Int32, _ event: Int32) -> Bool {
     guard event >= 0, Int(event) < compiled.events.count else { return false }
-    return compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(state)]
-      != CompiledMachine<Model>.noTransition
+    let slot = Int(state) &* compiled.events.count &+ Int(event)
+    return compiled.candidateStarts[slot &+ 1] > compiled.candidateStarts[slot]
   }
 
-  /// Runs one event to completion, including the events queued meanwhile. Called under the lock.
+  /// Runs one event to completion, including the events queued meanwhile; or queues it if the
+  /// machine is busy with a step of the calling thread.
   @inlinable
-  func process(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
+  func process(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     guard event >= 0, Int(event) < compiled.events.count else {
-      return .rejected(definitionError.map { .invalidDefinition($0) } ?? .unknownEvent("#\(event)"))
+      return .rejected(rejectUnknown("#\(event)", model))
     }
-    if model._$stateMachineStorage.isBusy {
-      model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: payload))
+    return run(event, payload, model, isCurrent: nil)
+  }
+
+  /// Takes the machine and runs `event` as one run to completion, or queues it when the machine
+  /// is busy with a step of the calling thread. `isCurrent`, checked under the lock, tells a
+  /// timeout or notification that its state was left meanwhile (then nothing happens).
+  @usableFromInline
+  func run(_ event: Int32, _ payload: (any Sendable)?, _ model: Model, isCurrent: (() -> Bool)?) -> StepOutcome {
+    let lock = model._$stateMachineLock
+    var ignored = false
+    let admission = admit(model) {
+      if let isCurrent, !isCurrent() {
+        ignored = true
+        return
+      }
+      let isOwn = lock.map { ThreadSteps.owns($0) } ?? true
+      if isOwn && model._$stateMachineStorage.slowPathFlags & StateMachineStorage.queryingFlag != 0 {
+        ignored = true
+        return
+      }
+      model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: payload, isOwn: isOwn))
+    }
+    if case .busy = admission {
+      if ignored { return .rejected(.busy("a guard evaluated by can()")) }
+      trace("event '\(eventName(event))' queued: the machine is running a step")
       return .queued
     }
-    return runToCompletion(model) {
-      guard let log = compiled.log else { return step(event, payload, model) }
-      let start = ContinuousClock.now
-      let outcome = step(event, payload, model)
-      log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
-      return outcome
+    if let isCurrent, !locked(model, isCurrent) {
+      _ = endRun(model, event: event)
+      return .rejected(.busy("a timeout or notification of a state that was left"))
     }
+    if locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = enter(model) }
+    let outcome: StepOutcome
+    if let log = compiled.log {
+      let start = ContinuousClock.now
+      outcome = step(event, payload, model)
+      log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
+    } else {
+      outcome = step(event, payload, model)
+    }
+    if let limit = endRun(model, event: event) { return .failed(limit, transitionHappened: outcome.happened) }
+    return outcome
   }
 
-  /// Runs the queued events, each as its own step. Errors of queued events go to the log.
-  @inlinable
-  func drainQueue(_ model: Model) {
-    while let next = model._$stateMachineStorage.dequeue() {
-      if case .failed(let error, _) = step(next.event, next.payload, model) {
-        trace("queued event '\(eventName(next.event))' failed: \(error)")
-      }
+  /// The error for an event name the machine does not know; a terminated machine says so first
+  /// (SEMANTICS step 1). Logged.
+  @usableFromInline
+  func rejectUnknown(_ name: String, _ model: Model) -> StateMachineError {
+    let (terminated, state) = locked(model) {
+      (model._$stateMachineStorage.isTerminated, model._$stateMachineStorage.stateIndex)
     }
+    let error: StateMachineError
+    if let definitionError {
+      error = .invalidDefinition(definitionError)
+    } else if terminated {
+      error = .terminated(event: name, state: stateName(state))
+    } else {
+      error = .unknownEvent(name)
+    }
+    trace("event '\(name)' rejected: \(error)")
+    return error
   }
 
   /// Writes a line to the verbose log, if there is one.
@@ -280,7 +510,7 @@ extension StateMachineDefinition {
   /// Throws what a guard throws.
   @inlinable
   func selectCandidate(
-    _ event: Int32, from: Int32, payload: Any?, _ model: Model
+    _ event: Int32, from: Int32, payload: (any Sendable)?, _ model: Model
   ) throws -> CompiledMachine<Model>.Candidate? {
     let slot = Int(from) * compiled.events.count + Int(event)
     let range = Int(compiled.candidateStarts[slot])..<Int(compiled.candidateStarts[slot + 1])
@@ -299,27 +529,27 @@ extension StateMachineDefinition {
     return nil
   }
 
-  /// One transition, steps 1–9 of SEMANTICS.md.
+  /// One transition, steps 1–9 of SEMANTICS.md, on a machine this thread owns.
   @inlinable
-  func step(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
-    let queued = model._$stateMachineStorage.queue.count
+  func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    let queued = locked(model) { model._$stateMachineStorage.queueCount }
     let outcome = attemptStep(event, payload, model)
     // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
-    if !outcome.happened { dropQueued(after: queued, model) }
+    if !outcome.happened { dropOwnQueued(after: queued, model) }
     return outcome
   }
 
   /// Steps 1–9, without the clean-up of ``step(_:_:_:)``.
   @inlinable
-  func attemptStep(_ event: Int32, _ payload: Any?, _ model: Model) -> StepOutcome {
-    let from = model._$stateMachineStorage.stateIndex
+  func attemptStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    let (from, terminated) = locked(model) {
+      (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
+    }
     let eventName = compiled.events[Int(event)]
     trace("event '\(eventName)' in state '\(stateName(from))'")
     // 1. A terminated machine rejects everything.
     if let definitionError { return rejected(.invalidDefinition(definitionError)) }
-    if model._$stateMachineStorage.isTerminated {
-      return rejected(.terminated(event: eventName, state: stateName(from)))
-    }
+    if terminated { return rejected(.terminated(event: eventName, state: stateName(from))) }
     // 2. Select the transition.
     if !hasTransition(from, event) {
       return rejected(.noTransition(event: eventName, state: stateName(from)))
@@ -356,14 +586,12 @@ extension StateMachineDefinition {
       return failed(eventName, transitionHappened: false, error)
     }
     // 6. The state is written; the old state's triggers are disarmed, the new one's armed.
-    write(to, model)
-    if selected.terminates || compiled.isFinal[Int(to)] {
-      model._$stateMachineStorage.isTerminated = true
-    }
+    let terminates = selected.terminates || compiled.isFinal[Int(to)]
+    write(to, model, terminating: terminates)
     trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName)'")
-    let terminated = model._$stateMachineStorage.isTerminated
-    if (isExternal || terminated) && model._$stateMachineStorage.extras != nil { disarm(model) }
-    if isExternal && !terminated && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
+    let extras = locked(model) { model._$stateMachineStorage.extras }
+    if (isExternal || terminates) && extras != nil { disarm(model) }
+    if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
     var failure: (any Error)?
     do {
@@ -378,8 +606,10 @@ extension StateMachineDefinition {
       failure = error
     }
     for observer in compiled.observers { observer(model, transition()) }
-    if let extras = model._$stateMachineStorage.extras {
-      publish(CompletedTransition(from: stateName(from), event: eventName, to: stateName(to)), to: extras)
+    if let extras = extras ?? locked(model, { model._$stateMachineStorage.extras }) {
+      publish(
+        CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload),
+        to: extras)
     }
     if let failure { return failed(eventName, transitionHappened: true, failure) }
     return .accepted
@@ -391,10 +621,12 @@ extension StateMachineDefinition {
     return .rejected(error)
   }
 
-  /// Drops the events queued after the first `count`: those of a step that changed nothing.
+  /// Drops the events that the running step queued itself after the first `count`: those of a
+  /// step that changed nothing. The log says so.
   @inlinable
-  func dropQueued(after count: Int, _ model: Model) {
-    model._$stateMachineStorage.dropQueued(after: count)
+  func dropOwnQueued(after count: Int, _ model: Model) {
+    let dropped = locked(model) { model._$stateMachineStorage.dropOwnQueued(after: count) }
+    if dropped > 0 { trace("dropped \(dropped) event(s) queued by a step that changed nothing") }
   }
 
   @inlinable
@@ -411,7 +643,9 @@ extension StateMachineDefinition {
     switch next {
     case .fire(let name, let payload):
       guard let index = compiled.eventIndexByName[name] else { throw .unknownEvent(name) }
-      model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload))
+      locked(model) {
+        model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload, isOwn: true))
+      }
     }
   }
 }

@@ -80,7 +80,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
 
   /// Resolves a state name once, for cheap `is<State>` checks.
   public func stateID(_ name: String) -> StateMachineStateID {
-    StateMachineStateID(index: compiled.stateIndexByName[name] ?? -1)
+    StateMachineStateID(definition: compiled.identity, index: compiled.stateIndexByName[name] ?? -1)
   }
 
   func eventIndex(_ name: String) -> Int32? { compiled.eventIndexByName[name] }

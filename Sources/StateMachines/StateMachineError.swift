@@ -15,6 +15,15 @@ public enum StateMachineError: Error, CustomStringConvertible {
   /// A callback, guard or action threw. `transitionHappened` says whether the state was already
   /// written: `false` means nothing changed; `true` means the machine is in the new state.
   case callbackFailed(event: String, transitionHappened: Bool, underlying: any Error)
+  /// An event or state ID of another definition, or an object that another definition drives.
+  case foreignID
+  /// The operation (named) cannot run while the machine runs a step: `restoreState` called from
+  /// one of its callbacks, say. Nothing changed.
+  case busy(String)
+  /// One run to completion took more steps than the definition allows
+  /// (``StateMachineBuilder/maxStepsPerRunToCompletion``): callbacks kept firing events. The
+  /// state is the last one reached; the events still queued were dropped (and logged).
+  case runToCompletionLimit(event: String, steps: Int)
 
   public var description: String {
     switch self {
@@ -33,6 +42,12 @@ public enum StateMachineError: Error, CustomStringConvertible {
     case .callbackFailed(let event, let happened, let underlying):
       let outcome = happened ? "after the state changed" : "before the state changed; nothing changed"
       return "a callback of event '\(event)' threw \(outcome): \(underlying)"
+    case .foreignID:
+      return "the ID or the object belongs to another state machine definition"
+    case .busy(let operation):
+      return "\(operation) cannot run while the machine runs a step; nothing changed"
+    case .runToCompletionLimit(let event, let steps):
+      return "the run to completion of event '\(event)' stopped after \(steps) steps; the queued events were dropped"
     }
   }
 }

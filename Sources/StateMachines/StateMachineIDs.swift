@@ -1,6 +1,8 @@
 /// A resolved event of one ``StateMachineDefinition``: a small index, so firing it does no
 /// string hashing. Generated members hold one per event.
 public struct StateMachineEventID: Hashable, Sendable {
+  /// The definition the ID belongs to: every other definition rejects it.
+  @usableFromInline let definition: ObjectIdentifier
   /// The event's index in ``StateMachineDefinition/events``, or -1 for an unknown name.
   @usableFromInline let index: Int32
   /// Where the event's column starts in the definition's fast table (`index * states.count`; the
@@ -14,7 +16,8 @@ public struct StateMachineEventID: Hashable, Sendable {
   @usableFromInline let onlySourceSlot: Int32
 
   @usableFromInline
-  init(index: Int32, column: Int, onlySource: Int32 = -1, onlySourceSlot: Int32 = -1) {
+  init(definition: ObjectIdentifier, index: Int32, column: Int, onlySource: Int32 = -1, onlySourceSlot: Int32 = -1) {
+    self.definition = definition
     self.index = index
     self.column = column
     self.onlySource = onlySource
@@ -25,9 +28,14 @@ public struct StateMachineEventID: Hashable, Sendable {
 /// A resolved state of one ``StateMachineDefinition``: a small index, so `is<State>` compares
 /// integers.
 public struct StateMachineStateID: Hashable, Sendable {
+  /// The definition the ID belongs to: every other definition rejects it.
+  @usableFromInline let definition: ObjectIdentifier
   /// The state's index in ``StateMachineDefinition/states``, or -1 for an unknown name.
   @usableFromInline let index: Int32
 
   @usableFromInline
-  init(index: Int32) { self.index = index }
+  init(definition: ObjectIdentifier, index: Int32) {
+    self.definition = definition
+    self.index = index
+  }
 }

@@ -48,13 +48,19 @@ extension StateMachineObject {
 extension StateMachineObject {
   /// Fires an event by name.
   ///
-  /// - Returns: `true` if a transition happened (or, when called from inside a callback of this
-  ///   machine, if the event was queued to run after the current step); `false` if the event was
-  ///   rejected, in which case the state is unchanged.
+  /// - Returns: `true` if a transition happened; `false` if the event was rejected, in which case
+  ///   the state is unchanged. When the machine is busy with a step and the caller is itself
+  ///   running a step (a callback of this machine, or of another machine that fires this one),
+  ///   the event is queued: it runs before the machine goes idle, its outcome goes to the log,
+  ///   and this returns `true` ("accepted into the queue").
   @discardableResult
-  public func fire(_ event: String, payload: Any? = nil) -> Bool {
+  public func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
     let definition = stateMachineDefinition
-    return definition.fire(definition.eventID(event), payload: payload, on: _$stateMachineModel)
+    guard let index = definition.eventIndex(event) else {
+      _ = definition.rejectUnknown(event, _$stateMachineModel)
+      return false
+    }
+    return definition.fire(definition.eventID(index: index), payload: payload, on: _$stateMachineModel)
   }
 
   /// Fires an event by name and says why it was rejected.
@@ -63,10 +69,10 @@ extension StateMachineObject {
   /// error; errors of queued events go to the definition's log.
   /// - Throws: ``StateMachineError``: unknown event, no transition from the current state, all
   ///   guards failed, terminated, invalid definition, or a callback that threw.
-  public func fireOrThrow(_ event: String, payload: Any? = nil) throws(StateMachineError) {
+  public func fireOrThrow(_ event: String, payload: (any Sendable)? = nil) throws(StateMachineError) {
     let definition = stateMachineDefinition
     guard let index = definition.eventIndex(event) else {
-      throw StateMachineError.unknownEvent(event)
+      throw definition.rejectUnknown(event, _$stateMachineModel)
     }
     try definition.fireOrThrow(definition.eventID(index: index), payload: payload, on: _$stateMachineModel)
   }
@@ -96,23 +102,38 @@ extension StateMachineObject {
   }
 
   /// Enters the current state: runs its entry actions and arms its timeouts and notification
-  /// observers. Call it once after creating an object whose initial state has any of these
-  /// (motion-state-machine's `start!`); transitions do it by themselves for every later state.
+  /// observers (motion-state-machine's `start!`); transitions do it by themselves for every later
+  /// state. A machine that was not started explicitly starts on its first use (its first event
+  /// or query), so calling this is optional; it does nothing for a machine that has started.
   public func startStateMachine() throws(StateMachineError) {
     try stateMachineDefinition.start(_$stateMachineModel)
   }
 
   /// The transitions of this object, as they happen, for Swift concurrency code. Each call makes
   /// a new stream; it ends when the object goes away.
+  ///
+  /// While no one reads, the stream keeps the newest 1,024 transitions and drops older ones, so an
+  /// unread stream holds bounded memory. Use ``stateTransitions(bufferingPolicy:)`` to choose.
   public var stateTransitions: AsyncStream<CompletedTransition> {
-    stateMachineDefinition.transitionStream(of: _$stateMachineModel)
+    stateTransitions(bufferingPolicy: .bufferingNewest(1024))
   }
 
-  /// Puts the machine into `state` without running any callback, e.g. when loading a saved model.
-  /// Timeouts and notification observers of the old state are disarmed, those of `state` armed.
+  /// The transitions of this object, buffered by `bufferingPolicy` while no one reads
+  /// (`.unbounded` keeps them all).
+  public func stateTransitions(
+    bufferingPolicy: AsyncStream<CompletedTransition>.Continuation.BufferingPolicy
+  ) -> AsyncStream<CompletedTransition> {
+    stateMachineDefinition.transitionStream(of: _$stateMachineModel, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Puts the machine into `state` without running any callback: an explicit reset. Timeouts and
+  /// notification observers of the old state are disarmed, those of `state` armed; a terminated
+  /// machine comes back to life unless `state` is final. (A `Codable` round trip, by contrast,
+  /// keeps termination.)
   ///
-  /// - Throws: ``StateMachineError/unknownState(_:)`` if `state` is not a state of the machine;
-  ///   the current state is then unchanged.
+  /// - Throws: ``StateMachineError/unknownState(_:)`` if `state` is not a state of the machine, or
+  ///   ``StateMachineError/busy(_:)`` if the machine is running a step (called from one of its
+  ///   callbacks); the state is then unchanged.
   public func restoreState(_ state: String) throws(StateMachineError) {
     try stateMachineDefinition.restore(state, on: _$stateMachineModel)
   }

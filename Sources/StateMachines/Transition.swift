@@ -7,10 +7,10 @@ public struct Transition {
   /// The state the transition leads to.
   public let to: String
   /// The value fired with the event (`fire("x", payload:)` or a generated `x(with:)`), if any.
-  public let payload: Any?
+  public let payload: (any Sendable)?
 
   /// Creates a transition description.
-  public init(event: String, from: String, to: String, payload: Any? = nil) {
+  public init(event: String, from: String, to: String, payload: (any Sendable)? = nil) {
     self.event = event
     self.from = from
     self.to = to
@@ -27,5 +27,5 @@ public struct Transition {
 /// processed as the next run-to-completion step.
 public enum NextStep {
   /// Fire this event next, with an optional payload.
-  case fire(String, payload: Any? = nil)
+  case fire(String, payload: (any Sendable)? = nil)
 }

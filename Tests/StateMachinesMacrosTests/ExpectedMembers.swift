@@ -58,7 +58,7 @@ enum ExpectedMembers {
 
         /// Fires event "\(name)" with a payload that callbacks, guards and actions receive.
         @discardableResult
-        func \(identifier)(with payload: Any) -> Bool {
+        func \(identifier)(with payload: any Sendable) -> Bool {
           \(className).stateMachine.fire(\(className)._$stateMachineIDs.event_\(identifier), payload: payload, on: self)
         }
 

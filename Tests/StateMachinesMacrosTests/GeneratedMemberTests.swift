@@ -97,7 +97,7 @@ import Testing
 
           /// Fires event "activate" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func activate(with payload: Any) -> Bool {
+          func activate(with payload: any Sendable) -> Bool {
             Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_activate, payload: payload, on: self)
           }
 
@@ -114,7 +114,7 @@ import Testing
 
           /// Fires event "suspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func suspend(with payload: Any) -> Bool {
+          func suspend(with payload: any Sendable) -> Bool {
             Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_suspend, payload: payload, on: self)
           }
 
@@ -131,7 +131,7 @@ import Testing
 
           /// Fires event "unsuspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func unsuspend(with payload: Any) -> Bool {
+          func unsuspend(with payload: any Sendable) -> Bool {
             Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_unsuspend, payload: payload, on: self)
           }
 
@@ -148,7 +148,7 @@ import Testing
 
           /// Fires event "terminate" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func terminate(with payload: Any) -> Bool {
+          func terminate(with payload: any Sendable) -> Bool {
             Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_terminate, payload: payload, on: self)
           }
 
@@ -244,7 +244,7 @@ import Testing
 
           /// Fires event "open" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          public func open(with payload: Any) -> Bool {
+          public func open(with payload: any Sendable) -> Bool {
             Door.stateMachine.fire(Door._$stateMachineIDs.event_open, payload: payload, on: self)
           }
 
@@ -330,7 +330,7 @@ import Testing
 
           /// Fires event "switchOn" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          final func switchOn(with payload: Any) -> Bool {
+          final func switchOn(with payload: any Sendable) -> Bool {
             Lamp.stateMachine.fire(Lamp._$stateMachineIDs.event_switchOn, payload: payload, on: self)
           }
 
@@ -422,7 +422,7 @@ import Testing
 
           /// Fires event "show" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func show(with payload: Any) -> Bool {
+          func show(with payload: any Sendable) -> Bool {
             Screen.stateMachine.fire(Screen._$stateMachineIDs.event_show, payload: payload, on: self)
           }
 
@@ -482,10 +482,8 @@ import Testing
 
           @exclusivity(unchecked) nonisolated(unsafe) var _$stateMachineStorage = StateMachines.StateMachineStorage(Counter.stateMachine)
 
-          private let _$stateMachineLockStorage = StateMachines.StateMachineLock()
-
           var _$stateMachineLock: StateMachines.StateMachineLock? {
-            _$stateMachineLockStorage
+            StateMachines.StateMachineLock(guarding: self)
           }
 
           private struct _$StateMachineIDs {
@@ -510,7 +508,7 @@ import Testing
 
           /// Fires event "start" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func start(with payload: Any) -> Bool {
+          func start(with payload: any Sendable) -> Bool {
             Counter.stateMachine.fire(Counter._$stateMachineIDs.event_start, payload: payload, on: self)
           }
 
@@ -681,7 +679,7 @@ import Testing
 
           /// Fires event "turn" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func turn(with payload: Any) -> Bool {
+          func turn(with payload: any Sendable) -> Bool {
             Valve.machine.fire(Valve._$stateMachineIDs.event_turn, payload: payload, on: self)
           }
 

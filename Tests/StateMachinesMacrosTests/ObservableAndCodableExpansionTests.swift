@@ -79,7 +79,7 @@ import Testing
 
           /// Fires event "flip" with a payload that callbacks, guards and actions receive.
           @discardableResult
-          func flip(with payload: Any) -> Bool {
+          func flip(with payload: any Sendable) -> Bool {
             Toggle.stateMachine.fire(Toggle._$stateMachineIDs.event_flip, payload: payload, on: self)
           }
 

@@ -129,6 +129,7 @@ struct CallbackOrderTests {
   func dynamicOrder() throws {
     let probe = FlatTestProbe()
     let light = try makeOrderLight(probe)
+    // SEMANTICS "starts … on its first use": the first query enters the initial state.
     #expect(light.state == "red")
     #expect(light.fire("go"))
     #expect(light.fire("slow"))
@@ -136,6 +137,7 @@ struct CallbackOrderTests {
     #expect(light.state == "red")
     #expect(
       probe.log == [
+        "entry red in red",
         "before go in red", "exit red in red", "action go in red", "entry green in green",
         "after go in green", "observer go in green",
         "before slow in green", "exit green in green", "action slow in green",

@@ -146,6 +146,9 @@ enum StateMachineErrorCase: Equatable {
   case unknownState(String)
   case invalidDefinition(DefinitionError)
   case callbackFailed(event: String, transitionHappened: Bool)
+  case foreignID
+  case busy(String)
+  case runToCompletionLimit(event: String, steps: Int)
 
   init(_ error: StateMachineError) {
     switch error {
@@ -157,6 +160,9 @@ enum StateMachineErrorCase: Equatable {
     case .invalidDefinition(let error): self = .invalidDefinition(error)
     case .callbackFailed(let event, let happened, _):
       self = .callbackFailed(event: event, transitionHappened: happened)
+    case .foreignID: self = .foreignID
+    case .busy(let operation): self = .busy(operation)
+    case .runToCompletionLimit(let event, let steps): self = .runToCompletionLimit(event: event, steps: steps)
     }
   }
 }

@@ -29,8 +29,8 @@ struct StorageFlagsTests {
 
   @Test func theQueuedBitFollowsTheQueue() {
     var storage = storage()
-    storage.enqueue(QueuedEvent(event: 0, payload: nil))
-    storage.enqueue(QueuedEvent(event: 1, payload: "x"))
+    storage.enqueue(QueuedEvent(event: 0, payload: nil, isOwn: true))
+    storage.enqueue(QueuedEvent(event: 1, payload: "x", isOwn: true))
     #expect(storage.hasQueuedEvents)
     #expect(storage.dequeue()?.event == 0)
     #expect(storage.hasQueuedEvents)
@@ -42,14 +42,25 @@ struct StorageFlagsTests {
 
   @Test func droppingQueuedEventsClearsTheBitOnlyWhenNoneIsLeft() {
     var storage = storage()
-    storage.enqueue(QueuedEvent(event: 0, payload: nil))
-    storage.enqueue(QueuedEvent(event: 1, payload: nil))
-    storage.dropQueued(after: 1)
+    storage.enqueue(QueuedEvent(event: 0, payload: nil, isOwn: true))
+    storage.enqueue(QueuedEvent(event: 1, payload: nil, isOwn: true))
+    #expect(storage.dropOwnQueued(after: 1) == 1)
     #expect(storage.queue.map(\.event) == [0])
     #expect(storage.hasQueuedEvents)
-    storage.dropQueued(after: 0)
+    #expect(storage.dropOwnQueued(after: 0) == 1)
     #expect(storage.queue.isEmpty)
     #expect(!storage.hasQueuedEvents)
+  }
+
+  @Test("an aborted step drops only the events it queued itself, not those other threads queued")
+  func droppingKeepsOtherThreadsEvents() {
+    var storage = storage()
+    storage.enqueue(QueuedEvent(event: 0, payload: nil, isOwn: true))
+    storage.enqueue(QueuedEvent(event: 1, payload: nil, isOwn: false))
+    storage.enqueue(QueuedEvent(event: 2, payload: nil, isOwn: true))
+    #expect(storage.dropOwnQueued(after: 0) == 2)
+    #expect(storage.queue.map(\.event) == [1])
+    #expect(storage.hasQueuedEvents)
   }
 
   @Test func extrasSetTheirBitAndClearItWhenRemoved() {

@@ -62,31 +62,30 @@ final class MainActorTimeoutScreen {
   @Test func timeoutFiresLikeAnEventWhenTheClockReachesIt() async {
     let door = TimeoutDoor()
     #expect(door.close())
-    let timers = TimeoutDoor.stateMachine.armedTimers(of: door)
-    #expect(timers.count == 1)
-    TimeoutDoor.clock.advance(by: .seconds(4))
+    #expect(TimeoutDoor.stateMachine.armedTimeoutCount(of: door) == 1)
+    await TimeoutDoor.clock.advance(by: .seconds(4))
     #expect(door.isClosed)
-    TimeoutDoor.clock.advance(by: .seconds(1))
-    for timer in timers { await timer.value }
+    await TimeoutDoor.clock.advance(by: .seconds(1))
     #expect(door.isLocked)
-    #expect(TimeoutDoor.stateMachine.armedTimers(of: door).isEmpty)
+    #expect(TimeoutDoor.stateMachine.armedTimeoutCount(of: door) == 0)
   }
 
   @Test func leavingTheStateCancelsItsTimeout() async {
     let door = CancelledTimeoutDoor()
     door.close()
-    let timers = CancelledTimeoutDoor.stateMachine.armedTimers(of: door)
+    #expect(CancelledTimeoutDoor.clock.armedTimeoutCount == 1)
     #expect(door.open())
-    CancelledTimeoutDoor.clock.advance(by: .seconds(10))
-    for timer in timers { await timer.value }
+    // Cancelling removes the timeout from the clock at once.
+    #expect(CancelledTimeoutDoor.clock.armedTimeoutCount == 0)
+    await CancelledTimeoutDoor.clock.advance(by: .seconds(10))
     #expect(door.isOpened)
 
     // Entering again arms a new timer that counts from the new entry.
     door.close()
-    let again = CancelledTimeoutDoor.stateMachine.armedTimers(of: door)
-    #expect(again.count == 1)
-    CancelledTimeoutDoor.clock.advance(by: .seconds(5))
-    for timer in again { await timer.value }
+    #expect(CancelledTimeoutDoor.stateMachine.armedTimeoutCount(of: door) == 1)
+    await CancelledTimeoutDoor.clock.advance(by: .seconds(4))
+    #expect(door.isClosed)
+    await CancelledTimeoutDoor.clock.advance(by: .seconds(1))
     #expect(door.isLocked)
   }
 
@@ -99,37 +98,31 @@ final class MainActorTimeoutScreen {
 
   @Test func startArmsTheInitialStatesTimeout() async throws {
     let lamp = StartedTimeoutLamp()
-    #expect(StartedTimeoutLamp.stateMachine.armedTimers(of: lamp).isEmpty)
+    #expect(StartedTimeoutLamp.stateMachine.armedTimeoutCount(of: lamp) == 0)
     try lamp.startStateMachine()
-    let timers = StartedTimeoutLamp.stateMachine.armedTimers(of: lamp)
-    #expect(timers.count == 1)
-    StartedTimeoutLamp.clock.advance(by: .seconds(60))
-    for timer in timers { await timer.value }
+    #expect(StartedTimeoutLamp.stateMachine.armedTimeoutCount(of: lamp) == 1)
+    await StartedTimeoutLamp.clock.advance(by: .seconds(60))
     #expect(lamp.isOff)
   }
 
   @Test func anArmedTimerDoesNotKeepTheObjectAlive() async {
+    let clock = TimeoutDoor.clock
     var door: TimeoutDoor? = TimeoutDoor()
     door?.close()
-    let timers = TimeoutDoor.stateMachine.armedTimers(of: door!)
     weak let weakDoor = door
     door = nil
     #expect(weakDoor == nil)
-    // The object's deinit cancelled its timer: the task ends without firing.
-    for timer in timers {
-      await timer.value
-      #expect(timer.isCancelled)
-    }
+    // The object's deinit cancelled its timeout.
+    await clock.advance(by: .seconds(5))
+    #expect(weakDoor == nil)
   }
 
   @MainActor
   @Test func mainActorObjectGetsItsTimeoutOnTheMainActor() async {
     let screen = MainActorTimeoutScreen()
     try? screen.startStateMachine()
-    let timers = MainActorTimeoutScreen.stateMachine.armedTimers(of: screen)
-    #expect(timers.count == 1)
-    MainActorTimeoutScreen.clock.advance(by: .seconds(30))
-    for timer in timers { await timer.value }
+    #expect(MainActorTimeoutScreen.stateMachine.armedTimeoutCount(of: screen) == 1)
+    await MainActorTimeoutScreen.clock.advance(by: .seconds(30))
     #expect(screen.isDimmed)
     #expect(screen.log == ["dimmed"])
   }

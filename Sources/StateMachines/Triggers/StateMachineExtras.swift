@@ -1,16 +1,17 @@
 import Foundation
 
-/// Per-object resources that only some machines need: armed timers, notification observers and
+/// Per-object resources that only some machines need: armed timeouts, notification observers and
 /// transition streams. Allocated on first use, so a plain object stores none of it; released
-/// with the object, which cancels its timers and removes its observers.
+/// with the object, which cancels its timeouts and removes its observers.
 ///
-/// Accessed under the object's lock or on its actor, like the rest of ``StateMachineStorage``.
+/// Changed only by the thread that owns the machine's step (``epoch`` under the object's lock
+/// too, because triggers read it from other threads).
 @usableFromInline
 final class StateMachineExtras: @unchecked Sendable {
-  /// Bumped whenever the armed triggers are disarmed: a timer or notification that was armed
+  /// Bumped whenever the armed triggers are disarmed: a timeout or notification that was armed
   /// in an older epoch is stale and must not fire.
   var epoch: UInt64 = 0
-  var timers: [Task<Void, Never>] = []
+  var timeouts: [(scheduler: any TimeoutScheduler, id: UInt64)] = []
   var observations: [(center: NotificationCenter, token: any NSObjectProtocol)] = []
   let streams = TransitionStreams()
 
@@ -21,11 +22,10 @@ final class StateMachineExtras: @unchecked Sendable {
     streams.finish()
   }
 
-  /// Cancels the timers and removes the observers armed for the current state.
+  /// Cancels the timeouts and removes the observers armed for the current state.
   func disarm() {
-    epoch &+= 1
-    for timer in timers { timer.cancel() }
-    timers.removeAll()
+    for timeout in timeouts { timeout.scheduler.cancel(timeout.id) }
+    timeouts.removeAll()
     for observation in observations { observation.center.removeObserver(observation.token) }
     observations.removeAll()
   }
@@ -39,12 +39,23 @@ public struct CompletedTransition: Sendable, Equatable, CustomStringConvertible 
   public let event: String
   /// The state after it.
   public let to: String
+  /// The payload the event was fired with, if any.
+  public let payload: (any Sendable)?
 
   /// Creates a record of a transition.
-  public init(from: String, event: String, to: String) {
+  public init(from: String, event: String, to: String, payload: (any Sendable)? = nil) {
     self.from = from
     self.event = event
     self.to = to
+    self.payload = payload
+  }
+
+  /// The payload as `T`, or `nil` if there is none or it has another type.
+  public func payload<T>(as type: T.Type = T.self) -> T? { payload as? T }
+
+  /// Compares the states and the event; payloads are not compared (they need not be `Equatable`).
+  public static func == (lhs: CompletedTransition, rhs: CompletedTransition) -> Bool {
+    lhs.from == rhs.from && lhs.event == rhs.event && lhs.to == rhs.to
   }
 
   public var description: String { "\(from) --\(event)--> \(to)" }
@@ -59,8 +70,10 @@ final class TransitionStreams: @unchecked Sendable {
 
   var isEmpty: Bool { lock.locked { continuations.isEmpty } }
 
-  func makeStream() -> AsyncStream<CompletedTransition> {
-    let (stream, continuation) = AsyncStream<CompletedTransition>.makeStream(bufferingPolicy: .unbounded)
+  func makeStream(
+    bufferingPolicy: AsyncStream<CompletedTransition>.Continuation.BufferingPolicy
+  ) -> AsyncStream<CompletedTransition> {
+    let (stream, continuation) = AsyncStream<CompletedTransition>.makeStream(bufferingPolicy: bufferingPolicy)
     let id: UInt64 = lock.locked {
       nextID += 1
       continuations[nextID] = continuation

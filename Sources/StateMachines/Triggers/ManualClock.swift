@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let clock = ManualClock()
 /// // sm.clock = clock
-/// clock.advance(by: .seconds(5))   // wakes every sleeper whose deadline has passed
+/// await clock.advance(by: .seconds(5))   // every timeout due by then has been delivered
 /// ```
 public final class ManualClock: Clock, @unchecked Sendable {
   /// A point in manual time: the duration since the clock was created.
@@ -32,6 +32,8 @@ public final class ManualClock: Clock, @unchecked Sendable {
   private var sleepers: [Sleeper] = []
   private var cancelled: Set<UInt64> = []
   private var nextID: UInt64 = 0
+  /// The state machine timeouts armed on this clock.
+  private var timeouts = TimeoutQueue<Instant>()
 
   /// Creates a clock at offset zero.
   public init() {}
@@ -42,8 +44,11 @@ public final class ManualClock: Clock, @unchecked Sendable {
   /// Zero: manual time has no granularity.
   public var minimumResolution: Duration { .zero }
 
-  /// The number of tasks sleeping on this clock.
+  /// The number of tasks sleeping on this clock (through ``sleep(until:tolerance:)``).
   public var sleeperCount: Int { lock.locked { sleepers.count } }
+
+  /// The number of state machine timeouts armed on this clock.
+  public var armedTimeoutCount: Int { lock.locked { timeouts.count } }
 
   /// Suspends until ``advance(by:)`` moves the clock to `deadline` or past it; returns at once if
   /// it is already there. Throws `CancellationError` if the task is cancelled first.
@@ -74,14 +79,42 @@ public final class ManualClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Moves the clock forward and wakes every sleeper whose deadline has passed.
-  public func advance(by duration: Duration) {
+  /// Moves the clock forward by `duration` and returns once every state machine timeout that
+  /// fell due has been delivered, in deadline order: the clock stands at each deadline while its
+  /// timeouts are delivered, so a timeout armed by a delivered one counts from there. Tasks
+  /// sleeping on the clock whose deadline passed are resumed.
+  public func advance(by duration: Duration) async {
+    let target = now.advanced(by: duration)
+    while true {
+      let due: [TimeoutQueue<Instant>.Fire] = lock.locked {
+        guard let next = timeouts.earliestDeadline(), next <= target else { return [] }
+        current = max(current, next)
+        return timeouts.popDue(at: current)
+      }
+      guard !due.isEmpty else { break }
+      wakeSleepers()
+      for fire in due { await fire() }
+    }
+    lock.locked { current = max(current, target) }
+    wakeSleepers()
+  }
+
+  private func wakeSleepers() {
     let due: [Sleeper] = lock.locked {
-      current = current.advanced(by: duration)
       let due = sleepers.filter { $0.deadline <= current }
       sleepers.removeAll { $0.deadline <= current }
       return due
     }
     for sleeper in due { sleeper.continuation.resume() }
+  }
+}
+
+extension ManualClock: TimeoutScheduler {
+  func schedule(after timeout: Duration, _ fire: @escaping @Sendable () async -> Void) -> UInt64 {
+    lock.locked { timeouts.insert(current.advanced(by: timeout), fire) }
+  }
+
+  func cancel(_ id: UInt64) {
+    lock.locked { timeouts.remove(id) }
   }
 }

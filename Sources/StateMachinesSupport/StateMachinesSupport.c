@@ -1,0 +1,39 @@
+#include "StateMachinesSupport.h"
+
+#include <sched.h>
+#include <time.h>
+
+sm_lock_slot sm_locks[SM_LOCK_COUNT];
+
+static _Thread_local sm_thread_steps current_steps;
+
+sm_thread_steps *sm_current_steps(void) { return &current_steps; }
+
+void sm_lock_wait(uint32_t *word) {
+#if !defined(__APPLE__)
+  for (uint32_t round = 0;; round++) {
+    uint32_t expected = 0;
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0 &&
+        __atomic_compare_exchange_n(word, &expected, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      return;
+    sm_pause(round);
+  }
+#else
+  (void)word;
+#endif
+}
+
+void sm_pause(uint32_t round) {
+  if (round < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  } else if (round < 128) {
+    sched_yield();
+  } else {
+    struct timespec pause = {0, 50000};
+    nanosleep(&pause, NULL);
+  }
+}
