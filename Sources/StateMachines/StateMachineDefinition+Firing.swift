@@ -112,33 +112,37 @@ extension StateMachineDefinition {
     return drainQueue(model, event: event)
   }
 
-  /// Runs the queued events, each as its own step, up to the definition's step limit; errors of
-  /// queued events go to the log. Then releases the machine.
+  /// Runs the queued events, each as its own step; errors of queued events go to the log. Then
+  /// releases the machine.
+  ///
+  /// The step limit counts the steps of this run to completion: the first event and the events
+  /// queued by its steps (transitively). Past it, those queued events are dropped and logged.
+  /// Events that other threads queued while the machine was busy are not part of this run: they
+  /// always run, exactly once, and do not count.
   @usableFromInline @inline(never)
   func drainQueue(_ model: Model, event: Int32) -> StateMachineError? {
     let lock = model._$stateMachineLock
     var steps = 1
+    var limitError: StateMachineError?
     while true {
       lock?.lock()
       guard let next = model._$stateMachineStorage.dequeue() else {
         model._$stateMachineStorage.isBusy = false
         lock?.unlock()
         if lock != nil { ThreadSteps.pop() }
-        return nil
+        return limitError
       }
-      if steps >= compiled.maxSteps {
-        let dropped = [next] + model._$stateMachineStorage.dequeueAll()
-        model._$stateMachineStorage.isBusy = false
+      if next.isOwn && steps >= compiled.maxSteps {
+        let dropped = 1 + model._$stateMachineStorage.dropOwnQueued(after: 0)
         lock?.unlock()
-        if lock != nil { ThreadSteps.pop() }
         let error = StateMachineError.runToCompletionLimit(event: eventName(event), steps: steps)
         (compiled.log ?? .standardError).write(
-          "[\(Model.self)] \(error); dropped \(dropped.count) queued event(s): "
-            + dropped.map { "'\(eventName($0.event))'" }.joined(separator: ", "))
-        return error
+          "[\(Model.self)] \(error); dropped \(dropped) queued event(s), the first '\(eventName(next.event))'")
+        limitError = error
+        continue
       }
       lock?.unlock()
-      steps += 1
+      if next.isOwn { steps += 1 }
       if case .failed(let error, _) = step(next.event, next.payload, model) {
         trace("queued event '\(eventName(next.event))' failed: \(error)")
       }

@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import StateMachines
+import Testing
+
+// Issue 7, defects 5, 6 and 7 (SEMANTICS "Persistence and bad input"): `restoreState` from inside
+// a callback, termination across a `Codable` round trip, and encoding while other threads fire.
+
+/// `crash` terminates the job where it is (`die`); `finish` enters the final state.
+@StateMachine
+final class DyingJob: Codable {
+  static let stateMachine = StateMachineDefinition<DyingJob> { sm in
+    sm.addState("running")
+    sm.addFinalState("finished")
+    sm.when("finish", transitionFrom: "running", to: "finished")
+    sm.die(on: "crash", from: ["running"])
+  }
+}
+
+/// A `Sendable`, `Codable` toggle driven from several threads while it is encoded.
+@StateMachine
+final class SharedCodableToggle: Codable, @unchecked Sendable {
+  static let stateMachine = StateMachineDefinition<SharedCodableToggle> { sm in
+    sm.addState("off")
+    sm.addState("on")
+    sm.when("go", transitionFrom: "off", to: "on")
+    sm.when("back", transitionFrom: "on", to: "off")
+    sm.after("go") { _ in }
+  }
+}
+
+/// A machine whose `go` callback tries to restore the state mid-step.
+private func restoringMachine(_ errors: ErrorBox) throws -> DynamicStateMachine {
+  try DynamicStateMachine(validating: { sm in
+    sm.addState("a")
+    sm.addState("b")
+    sm.addFinalState("done")
+    sm.when("go", transitionFrom: "a", to: "b")
+    sm.after("go") { machine in
+      do { try machine.restoreState("done") } catch { errors.error = error as? StateMachineError }
+    }
+  })
+}
+
+final class ErrorBox: @unchecked Sendable {
+  var error: StateMachineError?
+}
+
+@Suite("Persistence hardening")
+struct PersistenceHardeningTests {
+  @Test("restoreState from a callback of the same machine throws busy and changes nothing")
+  func restoreInsideCallback() throws {
+    let errors = ErrorBox()
+    let machine = try restoringMachine(errors)
+    #expect(machine.fire("go"))
+    #expect(errors.error.map(StateMachineErrorCase.init) == .busy("restoreState"))
+    #expect(machine.state == "b")
+    #expect(!machine.isStateMachineTerminated)
+    // Outside a step it works, and it is an explicit reset.
+    try machine.restoreState("done")
+    #expect(machine.isStateMachineTerminated)
+    try machine.restoreState("a")
+    #expect(!machine.isStateMachineTerminated)
+    #expect(machine.fire("go"))
+  }
+
+  @Test("a machine terminated by die stays terminated after a Codable round trip")
+  func dieSurvivesRoundTrip() throws {
+    let job = DyingJob()
+    #expect(job.crash())
+    #expect(job.isStateMachineTerminated)
+    let data = try JSONEncoder().encode(job)
+    let json = String(decoding: data, as: UTF8.self)
+    #expect(json.contains("\"terminated\":true"))
+    let copy = try JSONDecoder().decode(DyingJob.self, from: data)
+    #expect(copy.state == "running")
+    #expect(copy.isStateMachineTerminated)
+    #expect(!copy.finish())
+    #expect(stateMachineError { try copy.fireOrThrow("finish") } == .terminated(event: "finish", state: "running"))
+    // restoreState is the explicit reset.
+    try copy.restoreState("running")
+    #expect(copy.finish())
+  }
+
+  @Test("a live machine still encodes as the plain state name, and a final state stays terminated")
+  func plainEncodingAndFinalState() throws {
+    let job = DyingJob()
+    #expect(String(decoding: try JSONEncoder().encode(job), as: UTF8.self) == "{\"state\":\"running\"}")
+    #expect(job.finish())
+    let copy = try JSONDecoder().decode(DyingJob.self, from: try JSONEncoder().encode(job))
+    #expect(copy.state == "finished")
+    #expect(copy.isStateMachineTerminated)
+  }
+
+  @Test("a decoded machine runs no callback and keeps unknown states out")
+  func decodingRejectsUnknownStates() {
+    let data = Data("{\"state\":{\"state\":\"gone\",\"terminated\":true}}".utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(DyingJob.self, from: data) }
+  }
+
+  @Test("encoding a Sendable object while other threads fire takes consistent snapshots")
+  func encodingWhileFiring() {
+    let toggle = SharedCodableToggle()
+    let invalid = ThreadSafeCounter()
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for index in 0..<2_000 {
+        if worker % 2 == 0 {
+          if index % 2 == 0 { toggle.go() } else { toggle.back() }
+        } else {
+          guard let data = try? JSONEncoder().encode(toggle),
+            let copy = try? JSONDecoder().decode(SharedCodableToggle.self, from: data),
+            copy.state == "on" || copy.state == "off"
+          else {
+            invalid.increment("snapshot")
+            continue
+          }
+        }
+      }
+    }
+    #expect(invalid["snapshot"] == 0)
+  }
+}
