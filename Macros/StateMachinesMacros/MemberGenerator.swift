@@ -115,6 +115,7 @@ struct MemberGenerator {
     }
     if let globalActor = machineClass.globalActor {
       members.append("\(raw: modifiers)var _$stateMachineActor: (any Actor)? { \(raw: globalActor).shared }")
+      members += isolatedDynamicMembers()
     }
     if machineClass.isObservable {
       members += [
@@ -132,6 +133,39 @@ struct MemberGenerator {
       ]
     }
     return members
+  }
+
+  /// The string-keyed API as members of an actor-isolated class. The ``StateMachineObject``
+  /// conformance of such a class is isolated too, so its extension methods cannot be called from
+  /// outside the actor; these members can, with `await`, from any context.
+  private func isolatedDynamicMembers() -> [DeclSyntax] {
+    [
+      """
+      /// Fires an event by name; see `StateMachineObject.fire(_:payload:)`.
+      @discardableResult
+      \(raw: modifiers)func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
+        \(raw: definition).fire(event, payload: payload, on: self)
+      }
+      """,
+      """
+      /// Fires an event by name and says why it was rejected; see `StateMachineObject.fireOrThrow(_:payload:)`.
+      \(raw: modifiers)func fireOrThrow(_ event: String, payload: (any Sendable)? = nil) throws(StateMachines.StateMachineError) {
+        try \(raw: definition).fireOrThrow(event, payload: payload, on: self)
+      }
+      """,
+      """
+      /// Whether the event named `event` would take a transition now.
+      \(raw: modifiers)func can(_ event: String) -> Bool {
+        \(raw: definition).can(\(raw: definition).eventID(event), on: self)
+      }
+      """,
+      """
+      /// Whether the machine is in the state named `state`.
+      \(raw: modifiers)func isInState(_ state: String) -> Bool {
+        \(raw: definition).isInState(\(raw: definition).stateID(state), on: self)
+      }
+      """,
+    ]
   }
 
   private func eventMembers(_ event: GeneratedName) -> [DeclSyntax] {

@@ -85,6 +85,25 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
 
   func eventIndex(_ name: String) -> Int32? { compiled.eventIndexByName[name] }
 
+  // MARK: The string-keyed API, for models and for the members generated in actor-isolated classes
+
+  /// Fires the event named `event` on `model`; see ``StateMachineObject/fire(_:payload:)``.
+  @discardableResult
+  public func fire(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> Bool {
+    guard let index = eventIndex(event) else {
+      _ = rejectUnknown(event, model)
+      return false
+    }
+    return fire(eventID(index: index), payload: payload, on: model)
+  }
+
+  /// Fires the event named `event` on `model` and throws why it was rejected; see
+  /// ``StateMachineObject/fireOrThrow(_:payload:)``.
+  public func fireOrThrow(_ event: String, payload: (any Sendable)? = nil, on model: Model) throws(StateMachineError) {
+    guard let index = eventIndex(event) else { throw rejectUnknown(event, model) }
+    try fireOrThrow(eventID(index: index), payload: payload, on: model)
+  }
+
   @usableFromInline var initialStateIndex: Int32 { compiled.initialStateIndex }
 
   @usableFromInline

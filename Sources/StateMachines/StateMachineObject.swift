@@ -55,12 +55,7 @@ extension StateMachineObject {
   ///   and this returns `true` ("accepted into the queue").
   @discardableResult
   public func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
-    let definition = stateMachineDefinition
-    guard let index = definition.eventIndex(event) else {
-      _ = definition.rejectUnknown(event, _$stateMachineModel)
-      return false
-    }
-    return definition.fire(definition.eventID(index: index), payload: payload, on: _$stateMachineModel)
+    stateMachineDefinition.fire(event, payload: payload, on: _$stateMachineModel)
   }
 
   /// Fires an event by name and says why it was rejected.
@@ -70,11 +65,7 @@ extension StateMachineObject {
   /// - Throws: ``StateMachineError``: unknown event, no transition from the current state, all
   ///   guards failed, terminated, invalid definition, or a callback that threw.
   public func fireOrThrow(_ event: String, payload: (any Sendable)? = nil) throws(StateMachineError) {
-    let definition = stateMachineDefinition
-    guard let index = definition.eventIndex(event) else {
-      throw definition.rejectUnknown(event, _$stateMachineModel)
-    }
-    try definition.fireOrThrow(definition.eventID(index: index), payload: payload, on: _$stateMachineModel)
+    try stateMachineDefinition.fireOrThrow(event, payload: payload, on: _$stateMachineModel)
   }
 
   /// Whether firing `event` now would take a transition (guards are evaluated, nothing changes).

@@ -400,6 +400,27 @@ import Testing
             MainActor.shared
           }
 
+          /// Fires an event by name; see `StateMachineObject.fire(_:payload:)`.
+          @discardableResult
+          func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
+            Screen.stateMachine.fire(event, payload: payload, on: self)
+          }
+
+          /// Fires an event by name and says why it was rejected; see `StateMachineObject.fireOrThrow(_:payload:)`.
+          func fireOrThrow(_ event: String, payload: (any Sendable)? = nil) throws(StateMachines.StateMachineError) {
+            try Screen.stateMachine.fireOrThrow(event, payload: payload, on: self)
+          }
+
+          /// Whether the event named `event` would take a transition now.
+          func can(_ event: String) -> Bool {
+            Screen.stateMachine.can(Screen.stateMachine.eventID(event), on: self)
+          }
+
+          /// Whether the machine is in the state named `state`.
+          func isInState(_ state: String) -> Bool {
+            Screen.stateMachine.isInState(Screen.stateMachine.stateID(state), on: self)
+          }
+
           private struct _$StateMachineIDs {
             let event_show: StateMachines.StateMachineEventID
             let state_hidden: StateMachines.StateMachineStateID

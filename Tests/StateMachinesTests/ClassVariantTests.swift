@@ -78,3 +78,28 @@ public class PublicObservableScreen {
     #expect(flag.changes == 1)
   }
 }
+
+/// A `@MainActor` machine driven by name from a nonisolated async context (issue 7): the
+/// string-keyed API is callable with `await` from anywhere.
+@MainActor
+@StateMachine
+final class MainActorKiosk {
+  static let stateMachine = StateMachineDefinition<MainActorKiosk> { sm in
+    sm.addState("idle")
+    sm.addState("serving")
+    sm.when("serve", transitionFrom: "idle", to: "serving")
+  }
+}
+
+@Suite struct NonisolatedCallerTests {
+  @Test("await fire(\"x\") on a @MainActor class from a nonisolated async context")
+  nonisolated func awaitFireByName() async throws {
+    let kiosk = await MainActorKiosk()
+    #expect(await kiosk.can("serve"))
+    #expect(await kiosk.fire("serve"))
+    #expect(await kiosk.isInState("serving"))
+    #expect(await !kiosk.fire("serve"))
+    await #expect(throws: StateMachineError.self) { try await kiosk.fireOrThrow("serve") }
+    #expect(await kiosk.state == "serving")
+  }
+}
