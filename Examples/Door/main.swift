@@ -21,7 +21,7 @@ final class Door {
 
     sm.when("close", transitionFrom: "opened", to: "closed")
     sm.when("open", transitionFrom: "closed", to: "opened")
-    sm.when("unlock", transitionFrom: "locked", to: "closed", if: { $0.hasKey })
+    sm.when("unlock", transitionFrom: "locked", to: "closed").guarded { $0.hasKey }
     sm.when("lock", transitionFrom: "closed", to: "locked", after: Door.autoLockDelay)
     sm.when("kick", transitionFromAnyStateTo: "broken")
 

@@ -17,10 +17,10 @@ public final class StateMachineBuilder<Model> {
     let from: [String]?
     /// `nil` means the machine stays in its current state (used by `die`).
     let to: String?
-    let isInternal: Bool
-    let terminates: Bool
-    let guardBody: MachineGuard<Model>?
-    let action: MachineCallback<Model>?
+    var isInternal = false
+    var terminates = false
+    var guardBody: MachineGuard<Model>? = nil
+    var action: MachineCallback<Model>? = nil
     /// Fires the event automatically this long after entering a from-state.
     var timeout: Duration? = nil
     /// Fires the event when this notification is posted while in a from-state.
@@ -78,9 +78,23 @@ public final class StateMachineBuilder<Model> {
     return names
   }
   private var stateSet: Set<String> = []
-  /// The plain transitions (no guard, no action) declared so far: declaring one again is harmless.
-  private var plainTransitions: Set<PlainTransitionKey> = []
-  private(set) var transitions: [TransitionSpec] = []
+  /// Every transition as declared, in order.
+  private var declaredTransitions: [TransitionSpec] = []
+
+  /// The transitions, in declaration order, without repeats: declaring the same plain transition
+  /// (no guard, no action) twice is harmless.
+  var transitions: [TransitionSpec] {
+    var plain: Set<PlainTransitionKey> = []
+    return declaredTransitions.filter { spec in
+      guard spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil else {
+        return true
+      }
+      return plain.insert(
+        PlainTransitionKey(
+          event: spec.event, from: spec.from, to: spec.to, isInternal: spec.isInternal, terminates: spec.terminates)
+      ).inserted
+    }
+  }
   private(set) var beforeCallbacks: [NamedCallback] = []
   private(set) var afterCallbacks: [NamedCallback] = []
   private(set) var entryActions: [EntryAction] = []
@@ -104,8 +118,17 @@ public final class StateMachineBuilder<Model> {
   }
 
   // MARK: Transitions
+  //
+  // Every call that declares a transition returns a ``TransitionDeclaration``: its `guarded` and
+  // `action` methods add a guard and an action, in the same two forms (with or without the
+  // ``Transition``) for every kind of transition.
 
   /// Declares that `event` moves the machine from `from` to `to`.
+  ///
+  /// ```swift
+  /// sm.when("activate", transitionFrom: "pending", to: "active")
+  /// sm.when("upgrade", transitionFrom: "basic", to: "premium").guarded { $0.hasPaid }
+  /// ```
   ///
   /// - Parameters:
   ///   - event: the event's name; the first `when` that names it declares it.
@@ -113,89 +136,34 @@ public final class StateMachineBuilder<Model> {
   ///   - to: the state it enters.
   ///   - isInternal: for a transition from a state to itself: `true` runs no exit or entry action
   ///     (an internal transition); `false`, the default, runs both.
-  ///   - action: runs after the exit actions of `from` and before the state is written.
+  /// - Returns: the declaration, to add a guard or an action.
+  @discardableResult
   public func when(
-    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
-    action: ((Model) throws -> Void)? = nil
-  ) {
-    addTransition(event, from: [from], to: to, isInternal, nil, callback(action))
-  }
-
-  /// Declares that `event` moves the machine from `from` to `to` if `guard` returns `true`. Of
-  /// several transitions for the same event and state, the first whose guard passes wins.
-  ///
-  /// The guard is a separate overload rather than an optional parameter: a closure passed as an
-  /// optional is wrapped in conversion thunks that every call of the guard would pay.
-  public func when(
-    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
-    if guard: @escaping (Model) throws -> Bool, action: ((Model) throws -> Void)? = nil
-  ) {
-    addTransition(event, from: [from], to: to, isInternal, .plain(`guard`), callback(action))
+    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false
+  ) -> TransitionDeclaration<Model> {
+    declare(TransitionSpec(event: event, from: [from], to: to, isInternal: isInternal))
   }
 
   /// Declares that `event` moves the machine from any of `from` to `to`.
+  @discardableResult
   public func when(
-    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
-    action: ((Model) throws -> Void)? = nil
-  ) {
-    addTransition(event, from: from, to: to, isInternal, nil, callback(action))
-  }
-
-  /// Declares that `event` moves the machine from any of `from` to `to` if `guard` returns `true`.
-  public func when(
-    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
-    if guard: @escaping (Model) throws -> Bool, action: ((Model) throws -> Void)? = nil
-  ) {
-    addTransition(event, from: from, to: to, isInternal, .plain(`guard`), callback(action))
-  }
-
-  /// Declares a transition whose guard (and action, if any) also receive the ``Transition``, with
-  /// the event's payload.
-  public func when(
-    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
-    if guard: @escaping Guard, action: Callback? = nil
-  ) {
-    addTransition(event, from: [from], to: to, isInternal, .withTransition(`guard`), action.map { .withTransition($0) })
-  }
-
-  /// Declares transitions from several states whose guard (and action) receive the ``Transition``.
-  public func when(
-    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
-    if guard: @escaping Guard, action: Callback? = nil
-  ) {
-    addTransition(event, from: from, to: to, isInternal, .withTransition(`guard`), action.map { .withTransition($0) })
-  }
-
-  /// Declares a transition whose action receives the ``Transition``, with the event's payload.
-  public func when(
-    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false,
-    action: @escaping Callback
-  ) {
-    addTransition(event, from: [from], to: to, isInternal, nil, .withTransition(action))
-  }
-
-  /// Declares transitions from several states whose action receives the ``Transition``.
-  public func when(
-    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false,
-    action: @escaping Callback
-  ) {
-    addTransition(event, from: from, to: to, isInternal, nil, .withTransition(action))
+    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false
+  ) -> TransitionDeclaration<Model> {
+    declare(TransitionSpec(event: event, from: from, to: to, isInternal: isInternal))
   }
 
   /// Declares a transition that fires by itself when the machine has been in `from` for
-  /// `timeout` (motion-state-machine's `transition_to :x, after: 20`). The timer is armed on entry
-  /// to `from` and cancelled on exit; the event can also be fired by name. For the initial state,
-  /// entry is ``StateMachineObject/startStateMachine()``.
+  /// `timeout` (motion-state-machine's `transition_to :x, after: 20`). The timeout is armed on
+  /// entry to `from` and cancelled on exit; the event can also be fired by name. For the initial
+  /// state, entry is the machine's start (its first use, or `startStateMachine()`).
   ///
-  /// Timeouts arrive from a timer task: the class must be isolated to a global actor
+  /// Timeouts arrive from the clock's scheduler: the class must be isolated to a global actor
   /// (`@MainActor`) or declare `Sendable`, so the event can be delivered safely.
+  @discardableResult
   public func when(
-    _ event: String, transitionFrom from: String, to: String, after timeout: Duration,
-    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
-  ) {
-    var spec = makeSpec(event, from: [from], to: to, false, guardBody(`guard`), callback(action))
-    spec.timeout = timeout
-    transitions.append(spec)
+    _ event: String, transitionFrom from: String, to: String, after timeout: Duration
+  ) -> TransitionDeclaration<Model> {
+    declare(TransitionSpec(event: event, from: [from], to: to, timeout: timeout))
   }
 
   /// Declares a transition that fires when `notification` is posted while the machine is in
@@ -203,32 +171,25 @@ public final class StateMachineBuilder<Model> {
   /// and removed on exit, or when the object goes away; it does not keep the object alive.
   ///
   /// Like timeouts, notifications need a class isolated to a global actor or declaring `Sendable`.
+  @discardableResult
   public func when(
-    _ event: String, transitionFrom from: String, to: String,
-    onNotification notification: Notification.Name,
-    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
-  ) {
-    var spec = makeSpec(event, from: [from], to: to, false, guardBody(`guard`), callback(action))
-    spec.notification = notification
-    transitions.append(spec)
+    _ event: String, transitionFrom from: String, to: String, onNotification notification: Notification.Name
+  ) -> TransitionDeclaration<Model> {
+    declare(TransitionSpec(event: event, from: [from], to: to, notification: notification))
   }
 
   /// Declares a wildcard transition: `event` moves the machine from any state to `to`.
   /// A transition from the specific current state is preferred over a wildcard.
-  public func when(
-    _ event: String, transitionFromAnyStateTo to: String,
-    if guard: ((Model) throws -> Bool)? = nil, action: ((Model) throws -> Void)? = nil
-  ) {
-    addTransition(event, from: nil, to: to, false, guardBody(`guard`), callback(action))
+  @discardableResult
+  public func when(_ event: String, transitionFromAnyStateTo to: String) -> TransitionDeclaration<Model> {
+    declare(TransitionSpec(event: event, from: nil, to: to))
   }
 
   /// Declares a terminating transition (motion-state-machine's `die`): `event` in any of `from`
   /// stops the machine in its current state; it rejects every event afterwards.
-  public func die(on event: String, from: [String], if guard: ((Model) throws -> Bool)? = nil) {
-    transitions.append(
-      TransitionSpec(
-        event: event, from: from, to: nil, isInternal: true, terminates: true,
-        guardBody: guardBody(`guard`), action: nil))
+  @discardableResult
+  public func die(on event: String, from: [String]) -> TransitionDeclaration<Model> {
+    declare(TransitionSpec(event: event, from: from, to: nil, isInternal: true, terminates: true))
   }
 
   // MARK: Callbacks
@@ -290,34 +251,32 @@ public final class StateMachineBuilder<Model> {
 
   // MARK: Private
 
-  private func addTransition(
-    _ event: String, from: [String]?, to: String, _ isInternal: Bool,
-    _ guardBody: MachineGuard<Model>?, _ action: MachineCallback<Model>?
-  ) {
-    let spec = makeSpec(event, from: from, to: to, isInternal, guardBody, action)
-    if guardBody == nil, action == nil,
-      !plainTransitions.insert(PlainTransitionKey(event: event, from: from, to: to, isInternal: isInternal)).inserted
-    {
+  private func declare(_ spec: TransitionSpec) -> TransitionDeclaration<Model> {
+    declaredTransitions.append(spec)
+    return TransitionDeclaration(builder: self, index: declaredTransitions.count - 1)
+  }
+
+  /// Adds `guardBody` to the transition at `index`; a second guard must pass too.
+  func addGuard(_ guardBody: MachineGuard<Model>, at index: Int) {
+    guard let existing = declaredTransitions[index].guardBody else {
+      declaredTransitions[index].guardBody = guardBody
       return
     }
-    transitions.append(spec)
+    declaredTransitions[index].guardBody = .withTransition { model, transition in
+      try existing(model, { transition }) && guardBody(model, { transition })
+    }
   }
 
-  private func makeSpec(
-    _ event: String, from: [String]?, to: String, _ isInternal: Bool,
-    _ guardBody: MachineGuard<Model>?, _ action: MachineCallback<Model>?
-  ) -> TransitionSpec {
-    TransitionSpec(
-      event: event, from: from, to: to, isInternal: isInternal, terminates: false,
-      guardBody: guardBody, action: action)
-  }
-
-  private func guardBody(_ body: ((Model) throws -> Bool)?) -> MachineGuard<Model>? {
-    body.map { .plain($0) }
-  }
-
-  private func callback(_ body: ((Model) throws -> Void)?) -> MachineCallback<Model>? {
-    body.map { .plain($0) }
+  /// Adds `action` to the transition at `index`; a second action runs after the first.
+  func addAction(_ action: MachineCallback<Model>, at index: Int) {
+    guard let existing = declaredTransitions[index].action else {
+      declaredTransitions[index].action = action
+      return
+    }
+    declaredTransitions[index].action = .withTransition { model, transition in
+      try existing(model, { transition })
+      try action(model, { transition })
+    }
   }
 }
 
@@ -325,6 +284,7 @@ public final class StateMachineBuilder<Model> {
 private struct PlainTransitionKey: Hashable {
   let event: String
   let from: [String]?
-  let to: String
+  let to: String?
   let isInternal: Bool
+  let terminates: Bool
 }

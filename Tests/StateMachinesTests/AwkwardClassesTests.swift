@@ -25,7 +25,7 @@ final class Hatch {
   static let stateMachine = StateMachineDefinition<Hatch> { sm in
     sm.addState("closed")
     sm.addState("open")
-    sm.when("open", transitionFrom: "closed", to: "open", if: { $0.unlocked })
+    sm.when("open", transitionFrom: "closed", to: "open").guarded { $0.unlocked }
     sm.when("closed", transitionFrom: "open", to: "closed")
   }
 }

@@ -21,8 +21,8 @@ final class OrderRecorder {
     sm.addState("done")
     sm.before("start") { $0.record("before#1 start") }
     sm.onEntry("running") { $0.record("entry#1 running") }
-    sm.when("start", transitionFrom: "idle", to: "running", action: { $0.record("action start") })
-    sm.when("finish", transitionFrom: "running", to: "done", action: { $0.record("action finish") })
+    sm.when("start", transitionFrom: "idle", to: "running").action { $0.record("action start") }
+    sm.when("finish", transitionFrom: "running", to: "done").action { $0.record("action finish") }
     sm.before("start") { recorder, transition in
       recorder.record("before#2 \(transition.event) \(transition.from)->\(transition.to)")
     }
@@ -58,9 +58,8 @@ private func makeOrderLight(_ probe: FlatTestProbe) throws(DefinitionError) -> D
     for (index, event) in orderEvents.enumerated() {
       let from = orderStates[index]
       let to = orderStates[(index + 1) % orderStates.count]
-      sm.when(
-        event, transitionFrom: from, to: to,
-        action: { light in probe.log.append("action \(event) in \(light.state)") })
+      sm.when(event, transitionFrom: from, to: to)
+        .action { light in probe.log.append("action \(event) in \(light.state)") }
       sm.before(event) { light in probe.log.append("before \(event) in \(light.state)") }
       sm.after(event) { light in probe.log.append("after \(event) in \(light.state)") }
     }

@@ -12,7 +12,7 @@ final class DiagramSubscription {
     sm.addState("active")
     sm.addState("suspended")
     sm.addFinalState("terminated")
-    sm.when("activate", transitionFrom: "pendingActivation", to: "active", if: { $0.paid })
+    sm.when("activate", transitionFrom: "pendingActivation", to: "active").guarded { $0.paid }
     sm.when("suspend", transitionFrom: "active", to: "suspended")
     sm.when("unsuspend", transitionFrom: "suspended", to: "active")
     sm.when("terminate", transitionFrom: ["active", "suspended"], to: "terminated")

@@ -17,7 +17,7 @@ final class DidTransitionLight {
     sm.addState("green")
     sm.addState("yellow")
     sm.addFinalState("off")
-    sm.when("go", transitionFrom: "red", to: "green", if: { $0.powered })
+    sm.when("go", transitionFrom: "red", to: "green").guarded { $0.powered }
     sm.when("slow", transitionFrom: "green", to: "yellow")
     sm.when("stop", transitionFrom: "yellow", to: "red")
     sm.when("blink", transitionFrom: "yellow", to: "yellow", internal: true)

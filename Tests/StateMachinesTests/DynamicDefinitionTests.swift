@@ -50,7 +50,8 @@ private func makeDynamicTurnstile(_ probe: FlatTestProbe) throws(DefinitionError
     }
     for row in rows {
       if row.event == "fix" {
-        sm.when(row.event, transitionFrom: row.from, to: row.to, if: { _ in probe.flags.contains("fixable") })
+        sm.when(row.event, transitionFrom: row.from, to: row.to)
+          .guarded { _ in probe.flags.contains("fixable") }
       } else {
         sm.when(row.event, transitionFrom: row.from, to: row.to)
       }
@@ -112,7 +113,7 @@ struct DynamicDefinitionTests {
         sm.addState(row.from)
         sm.addState(row.to)
         if row.event == "approve" {
-          sm.when(row.event, transitionFrom: row.from, to: row.to, if: { _ in probe.count >= 2 })
+          sm.when(row.event, transitionFrom: row.from, to: row.to).guarded { _ in probe.count >= 2 }
         } else {
           sm.when(row.event, transitionFrom: row.from, to: row.to)
         }

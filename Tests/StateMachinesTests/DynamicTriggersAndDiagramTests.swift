@@ -27,7 +27,7 @@ import Testing
       sm.log = StateMachineLog { lines.append($0) }
       sm.addState("off")
       sm.addState("on")
-      sm.when("toggle", transitionFrom: "off", to: "on", if: { _ in true })
+      sm.when("toggle", transitionFrom: "off", to: "on").guarded { _ in true }
     })
     #expect(machine.fire("toggle"))
     #expect(lines.lines.contains("[DynamicStateMachine] transition 'off' -> 'on' on 'toggle'"))

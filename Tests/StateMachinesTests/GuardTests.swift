@@ -20,26 +20,20 @@ final class GuardAccount {
     sm.addState("trialing")
     sm.addState("premium")
     sm.addState("review")
-    sm.when(
-      "activate", transitionFrom: "pending", to: "active",
-      if: { account in
-        account.log.append("guard paid")
-        return account.paid
-      })
-    sm.when(
-      "activate", transitionFrom: "pending", to: "trialing",
-      if: { account in
-        account.log.append("guard trial")
-        return account.trial
-      })
-    sm.when("submit", transitionFrom: "pending", to: "active", if: { $0.paid })
+    sm.when("activate", transitionFrom: "pending", to: "active").guarded { account in
+      account.log.append("guard paid")
+      return account.paid
+    }
+    sm.when("activate", transitionFrom: "pending", to: "trialing").guarded { account in
+      account.log.append("guard trial")
+      return account.trial
+    }
+    sm.when("submit", transitionFrom: "pending", to: "active").guarded { $0.paid }
     sm.when("submit", transitionFrom: "pending", to: "review")
-    sm.when(
-      "upgrade", transitionFrom: "active", to: "premium",
-      if: { account, transition in
-        account.log.append("guard \(transition.event) \(transition.from)->\(transition.to)")
-        return (transition.payload(as: Int.self) ?? 0) >= 100
-      })
+    sm.when("upgrade", transitionFrom: "active", to: "premium").guarded { account, transition in
+      account.log.append("guard \(transition.event) \(transition.from)->\(transition.to)")
+      return (transition.payload(as: Int.self) ?? 0) >= 100
+    }
     sm.before("activate") { $0.log.append("before activate") }
     sm.after("activate") { $0.log.append("after activate") }
     sm.before("upgrade") { $0.log.append("before upgrade") }
@@ -55,15 +49,12 @@ private let guardGateEvents = ["unlock", "push"]
 private func makeGuardGate(_ probe: FlatTestProbe) throws(DefinitionError) -> DynamicStateMachine {
   try DynamicStateMachine(validating: { sm in
     for state in guardGateStates { sm.addState(state) }
-    sm.when(
-      guardGateEvents[0], transitionFrom: guardGateStates[0], to: guardGateStates[1],
-      if: { _ in probe.flags.contains("key") })
-    sm.when(
-      guardGateEvents[0], transitionFrom: guardGateStates[0], to: guardGateStates[2],
-      if: { _ in probe.flags.contains("badge") })
-    sm.when(
-      guardGateEvents[1], transitionFrom: guardGateStates[1], to: guardGateStates[2],
-      if: { _, transition in transition.payload(as: String.self) == "hard" })
+    sm.when(guardGateEvents[0], transitionFrom: guardGateStates[0], to: guardGateStates[1])
+      .guarded { _ in probe.flags.contains("key") }
+    sm.when(guardGateEvents[0], transitionFrom: guardGateStates[0], to: guardGateStates[2])
+      .guarded { _ in probe.flags.contains("badge") }
+    sm.when(guardGateEvents[1], transitionFrom: guardGateStates[1], to: guardGateStates[2])
+      .guarded { _, transition in transition.payload(as: String.self) == "hard" }
   })
 }
 

@@ -14,9 +14,8 @@ final class InternalLamp {
     sm.when("switchOn", transitionFrom: "off", to: "on")
     sm.when("refresh", transitionFrom: "on", to: "on", internal: true)
     sm.when("restart", transitionFrom: "on", to: "on")
-    sm.when(
-      "tune", transitionFrom: "on", to: "on", internal: true,
-      action: { lamp in lamp.log.append("action tune in \(lamp.state)") })
+    sm.when("tune", transitionFrom: "on", to: "on", internal: true)
+      .action { lamp in lamp.log.append("action tune in \(lamp.state)") }
     sm.onExit("on") { $0.log.append("exit on") }
     sm.onEntry("on") { $0.log.append("entry on") }
     for event in ["refresh", "restart", "tune"] {
@@ -58,9 +57,9 @@ final class WildcardVase {
     sm.addState("broken")
     sm.addState("dented")
     sm.when("work", transitionFrom: "idle", to: "working")
-    sm.when("smash", transitionFromAnyStateTo: "broken", action: { $0.log.append("wildcard smash") })
-    sm.when("smash", transitionFrom: "shielded", to: "shielded", action: { $0.log.append("specific smash") })
-    sm.when("smash", transitionFrom: "guarded", to: "dented", if: { $0.armorOn })
+    sm.when("smash", transitionFromAnyStateTo: "broken").action { $0.log.append("wildcard smash") }
+    sm.when("smash", transitionFrom: "shielded", to: "shielded").action { $0.log.append("specific smash") }
+    sm.when("smash", transitionFrom: "guarded", to: "dented").guarded { $0.armorOn }
   }
 }
 

@@ -49,13 +49,13 @@ final class LightTierGate {
     sm.addState("closed")
     sm.addState("passed")
     sm.addState("alarmed")
-    sm.when("pass", transitionFrom: "closed", to: "passed", if: { gate in
+    sm.when("pass", transitionFrom: "closed", to: "passed").guarded { gate in
       gate.log.append("guard in \(gate.state)")
       // An event fired by a guard is queued; if the guard rejects, it is dropped with the step.
       gate.log.append("alarm queued: \(gate.alarm())")
       if gate.failGuard { throw LightTierFailure() }
       return gate.open
-    })
+    }
     sm.when("alarm", transitionFrom: "closed", to: "alarmed")
     sm.after("pass") { $0.log.append("after pass in \($0.state)") }
   }

@@ -18,7 +18,7 @@ final class NextStepReview {
     sm.addState("approved")
     sm.addState("published")
     sm.when("submit", transitionFrom: "draft", to: "checking")
-    sm.when("approve", transitionFrom: "checking", to: "approved", if: { $0.approvalAllowed })
+    sm.when("approve", transitionFrom: "checking", to: "approved").guarded { $0.approvalAllowed }
     sm.when("publish", transitionFrom: "approved", to: "published")
     sm.onEntry("checking", then: { review, _ in
       review.log.append("entry checking")

@@ -25,13 +25,10 @@ final class PayloadSubscription {
   static let stateMachine = StateMachineDefinition<PayloadSubscription> { sm in
     sm.addState("pending")
     sm.addState("active")
-    sm.when(
-      "activate", transitionFrom: "pending", to: "active",
-      if: { subscription, transition in
-        subscription.record("guard", transition)
-        return (transition.payload(as: PayloadPlan.self)?.seats ?? 1) > 0
-      },
-      action: { subscription, transition in subscription.record("action", transition) })
+    sm.when("activate", transitionFrom: "pending", to: "active").guarded { subscription, transition in
+      subscription.record("guard", transition)
+      return (transition.payload(as: PayloadPlan.self)?.seats ?? 1) > 0
+    }.action { subscription, transition in subscription.record("action", transition) }
     sm.when("rename", transitionFrom: "active", to: "active", internal: true)
     sm.before("activate") { subscription, transition in subscription.record("before", transition) }
     sm.onExit("pending") { subscription, transition in subscription.record("exit", transition) }
@@ -52,10 +49,9 @@ private func makePayloadLetter(_ probe: FlatTestProbe) throws(DefinitionError) -
   func text(_ transition: Transition) -> String { transition.payload(as: String.self) ?? "-" }
   return try DynamicStateMachine(validating: { sm in
     for state in payloadNames.states { sm.addState(state) }
-    sm.when(
-      payloadNames.event, transitionFrom: payloadNames.states[0], to: payloadNames.states[1],
-      if: { _, transition in transition.payload(as: String.self) != nil },
-      action: { _, transition in probe.log.append("action \(text(transition))") })
+    sm.when(payloadNames.event, transitionFrom: payloadNames.states[0], to: payloadNames.states[1])
+      .guarded { _, transition in transition.payload(as: String.self) != nil }
+      .action { _, transition in probe.log.append("action \(text(transition))") }
     sm.before(payloadNames.event) { _, transition in probe.log.append("before \(text(transition))") }
     sm.onExit(payloadNames.states[0]) { _, transition in probe.log.append("exit \(text(transition))") }
     sm.onEntry(payloadNames.states[1]) { _, transition in probe.log.append("entry \(text(transition))") }

@@ -33,12 +33,10 @@ final class Relay {
     sm.addState("idle")
     sm.addState("running")
     sm.addState("done")
-    sm.when(
-      "start", transitionFrom: "idle", to: "running",
-      action: { relay in
-        relay.log.append("action start in \(relay.state)")
-        relay.fireInner(from: .action)
-      })
+    sm.when("start", transitionFrom: "idle", to: "running").action { relay in
+      relay.log.append("action start in \(relay.state)")
+      relay.fireInner(from: .action)
+    }
     sm.when("finish", transitionFrom: "running", to: "done")
     sm.before("start") { relay in
       relay.log.append("before start in \(relay.state)")

@@ -50,13 +50,10 @@ final class ThrowingPipe {
   static let stateMachine = StateMachineDefinition<ThrowingPipe> { sm in
     sm.addState("idle")
     sm.addState("running")
-    sm.when(
-      "start", transitionFrom: "idle", to: "running",
-      if: { pipe in
-        try pipe.run(.guardBody)
-        return true
-      },
-      action: { try $0.run(.action) })
+    sm.when("start", transitionFrom: "idle", to: "running").guarded { pipe in
+      try pipe.run(.guardBody)
+      return true
+    }.action { try $0.run(.action) }
     sm.when("stop", transitionFrom: "running", to: "idle")
     sm.before("start") { try $0.run(.before1) }
     sm.before("start") { try $0.run(.before2) }

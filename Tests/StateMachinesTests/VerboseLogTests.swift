@@ -19,7 +19,7 @@ final class LoggedTurnstile {
     sm.log = StateMachineLog { LoggedTurnstile.lines.append($0) }
     sm.addState("locked")
     sm.addState("unlocked")
-    sm.when("coin", transitionFrom: "locked", to: "unlocked", if: { $0.coins > 0 })
+    sm.when("coin", transitionFrom: "locked", to: "unlocked").guarded { $0.coins > 0 }
     sm.when("push", transitionFrom: "unlocked", to: "locked")
     sm.onExit("locked") { _ in }
     sm.onEntry("unlocked") { _ in }

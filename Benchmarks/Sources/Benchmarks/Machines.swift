@@ -74,7 +74,7 @@ final class GuardedSubscription {
     sm.addState("active")
     sm.addState("suspended")
     sm.when("activate", transitionFrom: "pendingActivation", to: "active")
-    sm.when("suspend", transitionFrom: "active", to: "suspended", if: { $0.paid })
-    sm.when("unsuspend", transitionFrom: "suspended", to: "active", if: { $0.paid })
+    sm.when("suspend", transitionFrom: "active", to: "suspended").guarded { $0.paid }
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active").guarded { $0.paid }
   }
 }
