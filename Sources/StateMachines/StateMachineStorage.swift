@@ -10,16 +10,13 @@ public struct StateMachineStorage {
   /// ``extrasFlag``, ``queuedFlag``, ``unstartedFlag``, ``restoredFlag``. One byte, so the hot
   /// path tests them all with one compare.
   @usableFromInline var slowPathFlags: UInt8 = 0
-  /// Events fired from inside a callback, processed after the current step. Changed only through
-  /// ``enqueue(_:)``, ``dequeue()`` and ``dropQueued(after:)``, which keep ``queuedFlag`` right.
-  @usableFromInline private(set) var queue: [QueuedEvent] = []
-  /// Per-object extras (observers, armed timers); `nil` for most objects.
-  @usableFromInline var extras: StateMachineExtras? {
-    didSet { set(Self.extrasFlag, extras != nil) }
-  }
+  /// Per-object extras: the run-to-completion queue, observers, armed timeouts, streams; `nil`
+  /// for most objects, so the storage is 16 bytes.
+  @usableFromInline var extras: StateMachineExtras?
 
   @usableFromInline static var busyFlag: UInt8 { 1 }
   @usableFromInline static var terminatedFlag: UInt8 { 2 }
+  /// The extras hold something every step must see: streams, or timeouts and notifications.
   @usableFromInline static var extrasFlag: UInt8 { 4 }
   @usableFromInline static var queuedFlag: UInt8 { 8 }
   /// The current state has not been entered yet: its entry actions have not run and its timeouts
@@ -35,42 +32,48 @@ public struct StateMachineStorage {
   /// load the queue's buffer.
   @inlinable var hasQueuedEvents: Bool { slowPathFlags & Self.queuedFlag != 0 }
 
-  /// Appends an event fired while a step runs.
+  /// Appends an event fired while a step runs. The queue lives in the extras, created the first
+  /// time (it keeps its capacity, so later events do not allocate).
   @inlinable mutating func enqueue(_ event: QueuedEvent) {
-    queue.append(event)
+    if extras == nil { extras = StateMachineExtras() }
+    extras!.queue.append(event)
     set(Self.queuedFlag, true)
   }
 
   /// Removes and returns the oldest queued event.
   @inlinable mutating func dequeue() -> QueuedEvent? {
-    guard !queue.isEmpty else { return nil }
-    let next = queue.removeFirst()
-    set(Self.queuedFlag, !queue.isEmpty)
+    guard hasQueuedEvents, let extras, !extras.queue.isEmpty else { return nil }
+    let next = extras.queue.removeFirst()
+    set(Self.queuedFlag, !extras.queue.isEmpty)
     return next
   }
 
+  /// The queued events.
+  @inlinable var queue: [QueuedEvent] { extras?.queue ?? [] }
+
   /// The number of queued events.
-  @inlinable var queueCount: Int { queue.count }
+  @inlinable var queueCount: Int { hasQueuedEvents ? extras?.queue.count ?? 0 : 0 }
 
   /// Drops the events that the running step queued itself after the first `count` (those of a
   /// step that changed nothing); events other threads queued meanwhile stay. Returns how many
   /// were dropped.
   @inlinable @discardableResult
   mutating func dropOwnQueued(after count: Int) -> Int {
-    guard queue.count > count else { return 0 }
-    let before = queue.count
+    guard let extras, extras.queue.count > count else { return 0 }
+    let before = extras.queue.count
     var index = count
-    while index < queue.count {
-      if queue[index].isOwn { queue.remove(at: index) } else { index += 1 }
+    while index < extras.queue.count {
+      if extras.queue[index].isOwn { extras.queue.remove(at: index) } else { index += 1 }
     }
-    set(Self.queuedFlag, !queue.isEmpty)
-    return before - queue.count
+    set(Self.queuedFlag, !extras.queue.isEmpty)
+    return before - extras.queue.count
   }
 
   /// Removes and returns every queued event.
   @inlinable mutating func dequeueAll() -> [QueuedEvent] {
-    let all = queue
-    queue.removeAll()
+    guard let extras else { return [] }
+    let all = extras.queue
+    extras.queue.removeAll(keepingCapacity: true)
     set(Self.queuedFlag, false)
     return all
   }

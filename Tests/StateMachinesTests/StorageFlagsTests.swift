@@ -63,12 +63,14 @@ struct StorageFlagsTests {
     #expect(storage.hasQueuedEvents)
   }
 
-  @Test func extrasSetTheirBitAndClearItWhenRemoved() {
+  @Test("the queue lives in the extras without moving the object off the fast path; the storage is 16 bytes")
+  func queueKeepsTheFastPath() {
     var storage = storage()
-    storage.extras = StateMachineExtras()
-    #expect(storage.slowPathFlags != 0)
-    storage.extras = nil
+    storage.enqueue(QueuedEvent(event: 0, payload: nil, isOwn: true))
+    #expect(storage.extras != nil)
+    #expect(storage.dequeue()?.event == 0)
     #expect(storage.slowPathFlags == 0)
+    #expect(MemoryLayout<StateMachineStorage>.size <= 16)
   }
 
   @Test func anObjectWithAStreamLeavesTheFastPathAndStillTransitions() async {

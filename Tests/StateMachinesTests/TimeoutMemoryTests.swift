@@ -32,7 +32,7 @@ final class HourLockDoor: @unchecked Sendable {
   }
 }
 
-@Suite("Timeout memory")
+@Suite("Timeout memory", .serialized)
 struct TimeoutMemoryTests {
   @Test("100k objects entering and leaving a 1-hour timeout state leave no timeout armed")
   func cancelledTimeoutsAreFreed() {

@@ -2,10 +2,12 @@
 // per-object resources that live in `StateMachineExtras`.
 
 extension StateMachineDefinition {
-  /// The object's extras, created on first use.
+  /// The object's extras, created on first use, marked as holding something every step must see
+  /// (streams, timeouts, notifications): the object then always takes the full step.
   @usableFromInline
   func extras(of model: Model) -> StateMachineExtras {
     locked(model) {
+      model._$stateMachineStorage.set(StateMachineStorage.extrasFlag, true)
       if let extras = model._$stateMachineStorage.extras { return extras }
       let extras = StateMachineExtras()
       model._$stateMachineStorage.extras = extras

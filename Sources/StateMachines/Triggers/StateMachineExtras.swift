@@ -1,13 +1,16 @@
 import Foundation
 
-/// Per-object resources that only some machines need: armed timeouts, notification observers and
-/// transition streams. Allocated on first use, so a plain object stores none of it; released
-/// with the object, which cancels its timeouts and removes its observers.
+/// Per-object resources that only some machines need: the run-to-completion queue, armed
+/// timeouts, notification observers and transition streams. Allocated on first use, so a plain
+/// object stores none of it; released with the object, which cancels its timeouts and removes its
+/// observers.
 ///
-/// Changed only by the thread that owns the machine's step (``epoch`` under the object's lock
-/// too, because triggers read it from other threads).
+/// The queue and ``epoch`` change under the object's lock (other threads queue events and check
+/// epochs); the rest only on the thread that owns the machine's step.
 @usableFromInline
 final class StateMachineExtras: @unchecked Sendable {
+  /// Events fired while a step runs, processed before the machine goes idle.
+  @usableFromInline var queue: [QueuedEvent] = []
   /// Bumped whenever the armed triggers are disarmed: a timeout or notification that was armed
   /// in an older epoch is stale and must not fire.
   var epoch: UInt64 = 0
@@ -15,7 +18,7 @@ final class StateMachineExtras: @unchecked Sendable {
   var observations: [(center: NotificationCenter, token: any NSObjectProtocol)] = []
   let streams = TransitionStreams()
 
-  init() {}
+  @usableFromInline init() {}
 
   deinit {
     disarm()
