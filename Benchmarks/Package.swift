@@ -18,9 +18,11 @@ let package = Package(
     // every call into them is a real, opaque call: the optimiser can neither inline their bodies
     // into the benchmark loops nor hoist a read-only call out of a loop.
     .target(name: "Baselines"),
+    // Counts heap allocations (Linux/glibc), so each row can print its mallocs per event.
+    .target(name: "MallocCounter"),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["Baselines", .product(name: "StateMachines", package: "StateMachines")]
+      dependencies: ["Baselines", "MallocCounter", .product(name: "StateMachines", package: "StateMachines")]
     ),
   ],
   swiftLanguageModes: [.v6]

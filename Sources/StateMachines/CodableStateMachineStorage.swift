@@ -50,7 +50,7 @@ public final class CodableStateMachineStorage<Provider: StateMachineDefinitionPr
     } else {
       name = try decoder.singleValueContainer().decode(String.self)
     }
-    guard let index = definition.compiled.stateIndexByName[name] else {
+    guard let index = definition.compiled.stateTable.index(of: name) else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
           codingPath: decoder.codingPath,

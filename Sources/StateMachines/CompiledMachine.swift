@@ -64,8 +64,9 @@ struct CompiledMachine<Model> {
 
   @usableFromInline let states: [String]
   @usableFromInline let events: [String]
-  @usableFromInline let stateIndexByName: [String: Int32]
-  @usableFromInline let eventIndexByName: [String: Int32]
+  /// Name lookups at run time (no `Hasher`).
+  @usableFromInline let stateTable: NameTable
+  @usableFromInline let eventTable: NameTable
   @usableFromInline let initialStateIndex: Int32
   /// Column-major, `slot = event * states.count + state`, plus one last column of
   /// ``noTransition`` for unknown events: the target of a transition that runs no code,
@@ -82,9 +83,9 @@ struct CompiledMachine<Model> {
   @usableFromInline let lightTransitions: [Unmanaged<LightTransition<Model>>]
   let lightTransitionObjects: [LightTransition<Model>]
 
-  /// Candidates of slot `i` are `candidates[candidateStarts[i] ..< candidateStarts[i + 1]]`,
-  /// specific from-states first, then wildcards, each in declaration order.
-  @usableFromInline let candidateStarts: [Int32]
+  /// Where each (state, event)'s candidates are in ``candidates``: specific from-states first,
+  /// then wildcards, each in declaration order.
+  @usableFromInline let candidateRows: CandidateRows
   @usableFromInline let candidates: [Candidate]
   @usableFromInline let beforeCallbacks: [[Callback]]
   @usableFromInline let afterCallbacks: [[Callback]]
@@ -108,15 +109,17 @@ struct CompiledMachine<Model> {
     self.states = states
     self.events = events
     let stateIndexByName = Self.indexes(states)
-    self.stateIndexByName = stateIndexByName
-    eventIndexByName = Self.indexes(events)
+    stateTable = NameTable(states)
+    eventTable = NameTable(events)
     initialStateIndex = initial.flatMap { stateIndexByName[$0] } ?? 0
     columnHeight = max(states.count, 1)
     fastSlots = Array(repeating: Self.noTransition, count: max(states.count, 1) * (events.count + 1))
-    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: max(states.count, 1), identity: identity)
+    eventIDs = Self.eventIDs(
+      fastSlots, onlySources: Array(repeating: -1, count: events.count), columnHeight: max(states.count, 1),
+      identity: identity)
     lightTransitions = []
     lightTransitionObjects = []
-    candidateStarts = Array(repeating: 0, count: states.count * events.count + 1)
+    candidateRows = CandidateRows(emptyWith: states.count)
     candidates = []
     beforeCallbacks = Array(repeating: [], count: events.count)
     afterCallbacks = Array(repeating: [], count: events.count)
@@ -149,8 +152,8 @@ struct CompiledMachine<Model> {
     self.events = events
     let stateIndexByName = Self.indexes(states)
     let eventIndexByName = Self.indexes(events)
-    self.stateIndexByName = stateIndexByName
-    self.eventIndexByName = eventIndexByName
+    stateTable = NameTable(states)
+    eventTable = NameTable(events)
     initialStateIndex = stateIndexByName[builder.initialState ?? states[0]] ?? 0
 
     try Self.checkNames(of: builder, states: stateIndexByName, events: eventIndexByName)
@@ -170,14 +173,15 @@ struct CompiledMachine<Model> {
     clock = builder.clock
     notificationCenter = builder.notificationCenter
     var triggers = [[Trigger]](repeating: [], count: states.count)
-    for spec in builder.transitions where spec.timeout != nil || spec.notification != nil {
+    let transitions = builder.transitions
+    for spec in transitions where spec.timeout != nil || spec.notification != nil {
       for from in spec.from ?? [] {
         triggers[Int(stateIndexByName[from]!)].append(
           Trigger(event: eventIndexByName[spec.event]!, timeout: spec.timeout, notification: spec.notification))
       }
     }
     self.triggers = triggers
-    declaredTransitions = builder.transitions.map { spec in
+    declaredTransitions = transitions.map { spec in
       DeclaredTransition(
         event: eventIndexByName[spec.event]!, from: spec.from.map { $0.map { stateIndexByName[$0]! } },
         to: spec.to.map { stateIndexByName[$0]! }, isGuarded: spec.guardBody != nil,
@@ -188,40 +192,59 @@ struct CompiledMachine<Model> {
     // Each event's callbacks, boxed for light transitions if none of them takes a Transition.
     let plainBoxes = zip(beforeCallbacks, afterCallbacks).map { Self.plainBoxes(before: $0, after: $1) }
 
-    // The transitions of each slot, found in one pass over the transitions (linear in their
-    // number), then one pass over the table.
-    var specificBySlot: [Int: [Int]] = [:]
-    var wildcardByEvent = [[Int]](repeating: [], count: events.count)
-    for (index, spec) in builder.transitions.enumerated() {
-      let event = Int(eventIndexByName[spec.event]!)
+    // The slots that have transitions, found from the transitions (linear in their number plus
+    // the states times the wildcard events), then filled in; the dense fast table is only
+    // initialised, a memset.
+    var specificByState = [[(event: Int32, transition: Int32)]](repeating: [], count: states.count)
+    var wildcardByEvent: [Int32: [Int32]] = [:]
+    for (index, spec) in transitions.enumerated() {
+      let event = eventIndexByName[spec.event]!
       guard let from = spec.from else {
-        wildcardByEvent[event].append(index)
+        wildcardByEvent[event, default: []].append(Int32(index))
         continue
       }
       for state in from {
-        let slot = Int(stateIndexByName[state]!) * events.count + event
-        if specificBySlot[slot]?.last != index { specificBySlot[slot, default: []].append(index) }
+        let row = Int(stateIndexByName[state]!)
+        if specificByState[row].last.map({ $0 != (event, Int32(index)) }) ?? true {
+          specificByState[row].append((event, Int32(index)))
+        }
       }
     }
+    let wildcardEvents = wildcardByEvent.keys.sorted()
     let allSlotsFull = !observers.isEmpty || builder.log != nil
-    var starts: [Int32] = [0]
-    var candidates: [Candidate] = []
     columnHeight = states.count
-    var fastSlots = [Int32](repeating: Self.noTransition, count: states.count * (events.count + 1))
+    var fastSlots = [Int32](
+      repeating: builder.log != nil ? Self.fullStep : Self.noTransition, count: states.count * (events.count + 1))
     var lightTransitionObjects: [LightTransition<Model>] = []
-    starts.reserveCapacity(states.count * events.count + 1)
+    var candidates: [Candidate] = []
+    var rowStarts: [Int32] = [0]
+    var rowEvents: [Int32] = []
+    var candidateStarts: [Int32] = [0]
+    var sourceCount = [Int32](repeating: 0, count: events.count)
+    var lastSource = [Int32](repeating: -1, count: events.count)
+    rowStarts.reserveCapacity(states.count + 1)
     for from in 0..<Int32(states.count) {
-      for eventIndex in 0..<events.count {
-        let slotIndex = eventIndex * states.count + Int(from)
-        let transitions = (specificBySlot[Int(from) * events.count + eventIndex] ?? []) + wildcardByEvent[eventIndex]
-        // With a log, every slot takes the full step, so that rejections are logged too.
-        if transitions.isEmpty {
-          if builder.log != nil { fastSlots[slotIndex] = Self.fullStep }
-          starts.append(Int32(candidates.count))
-          continue
+      // This state's events: its own, in event order (declaration order within one event), and
+      // the wildcard events.
+      let specific = specificByState[Int(from)].sorted { ($0.event, $0.transition) < ($1.event, $1.transition) }
+      var position = 0
+      var wildcardPosition = 0
+      while position < specific.count || wildcardPosition < wildcardEvents.count {
+        let nextSpecific = position < specific.count ? specific[position].event : Int32.max
+        let nextWildcard = wildcardPosition < wildcardEvents.count ? wildcardEvents[wildcardPosition] : Int32.max
+        let event = min(nextSpecific, nextWildcard)
+        var slotTransitions: [Int32] = []
+        while position < specific.count, specific[position].event == event {
+          slotTransitions.append(specific[position].transition)
+          position += 1
+        }
+        if nextWildcard == event {
+          slotTransitions += wildcardByEvent[event]!
+          wildcardPosition += 1
         }
         var slot: [Candidate] = []
-        for spec in transitions.map({ builder.transitions[$0] }) {
+        for index in slotTransitions {
+          let spec = transitions[Int(index)]
           slot.append(
             Candidate(
               target: spec.to.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
@@ -232,9 +255,10 @@ struct CompiledMachine<Model> {
         let needsFullStep =
           allSlotsFull || !triggers[Int(from)].isEmpty
           || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
+        let slotIndex = Int(event) * states.count + Int(from)
         switch Self.tier(
           of: slot, from: from, entry: entryActions, exit: exitActions, isFinal: isFinal,
-          needsFullStep: needsFullStep, callbacks: plainBoxes[eventIndex])
+          needsFullStep: needsFullStep, callbacks: plainBoxes[Int(event)])
         {
         case .none: fastSlots[slotIndex] = Self.noTransition
         case .fast(let target): fastSlots[slotIndex] = target
@@ -245,18 +269,21 @@ struct CompiledMachine<Model> {
           lightTransitionObjects.append(transition)
         }
         candidates += slot
-        starts.append(Int32(candidates.count))
+        rowEvents.append(event)
+        candidateStarts.append(Int32(candidates.count))
+        sourceCount[Int(event)] += 1
+        lastSource[Int(event)] = from
       }
-    }
-    if builder.log != nil {
-      // Unknown events too.
-      for state in 0..<states.count { fastSlots[events.count * states.count + state] = Self.fullStep }
+      rowStarts.append(Int32(rowEvents.count))
     }
     self.fastSlots = fastSlots
     self.lightTransitionObjects = lightTransitionObjects
     lightTransitions = lightTransitionObjects.map { Unmanaged.passUnretained($0) }
-    eventIDs = Self.eventIDs(fastSlots, events: events.count, columnHeight: states.count, identity: identity)
-    self.candidateStarts = starts
+    // An event with transitions from one state only compares the state instead of loading the
+    // table (not with a log, where every slot takes the full step).
+    let onlySources = (0..<events.count).map { sourceCount[$0] == 1 && builder.log == nil ? lastSource[$0] : -1 }
+    eventIDs = Self.eventIDs(fastSlots, onlySources: onlySources, columnHeight: states.count, identity: identity)
+    candidateRows = CandidateRows(rowStarts: rowStarts, events: rowEvents, candidateStarts: candidateStarts)
     self.candidates = candidates
   }
 
@@ -298,29 +325,22 @@ struct CompiledMachine<Model> {
   /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an
   /// unknown event: the all-rejecting last column.
   private static func eventIDs(
-    _ fastSlots: [Int32], events: Int, columnHeight: Int, identity: ObjectIdentifier
+    _ fastSlots: [Int32], onlySources: [Int32], columnHeight: Int, identity: ObjectIdentifier
   ) -> [StateMachineEventID] {
     var ids: [StateMachineEventID] = []
-    ids.reserveCapacity(events + 1)
-    for event in 0..<events {
+    ids.reserveCapacity(onlySources.count + 1)
+    for (event, onlySource) in onlySources.enumerated() {
       let column = event * columnHeight
-      var onlySource = -1
-      var sources = 0
-      for state in 0..<columnHeight where fastSlots[column + state] != noTransition {
-        sources += 1
-        onlySource = state
-        if sources > 1 { break }
-      }
-      if sources == 1 {
+      if onlySource >= 0 {
         ids.append(
           StateMachineEventID(
-            definition: identity, index: Int32(event), column: column, onlySource: Int32(onlySource),
-            onlySourceSlot: fastSlots[column + onlySource]))
+            definition: identity, index: Int32(event), column: column, onlySource: onlySource,
+            onlySourceSlot: fastSlots[column + Int(onlySource)]))
       } else {
         ids.append(StateMachineEventID(definition: identity, index: Int32(event), column: column))
       }
     }
-    ids.append(StateMachineEventID(definition: identity, index: -1, column: events * columnHeight))
+    ids.append(StateMachineEventID(definition: identity, index: -1, column: onlySources.count * columnHeight))
     return ids
   }
 

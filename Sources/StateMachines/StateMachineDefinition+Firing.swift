@@ -406,7 +406,7 @@ extension StateMachineDefinition {
   /// - Throws: ``StateMachineError/unknownState(_:)``, or ``StateMachineError/busy(_:)`` when
   ///   called while the machine runs a step (from one of its callbacks, say).
   public func restore(_ state: String, on model: Model) throws(StateMachineError) {
-    guard let index = compiled.stateIndexByName[state] else { throw .unknownState(state) }
+    guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
     guard case .taken = admit(model, whileBusy: {}) else {
       trace("restoreState('\(state)') rejected: the machine is running a step")
       throw .busy("restoreState")
@@ -430,8 +430,7 @@ extension StateMachineDefinition {
   @inlinable
   func hasTransition(_ state: Int32, _ event: Int32) -> Bool {
     guard event >= 0, Int(event) < compiled.events.count else { return false }
-    let slot = Int(state) &* compiled.events.count &+ Int(event)
-    return compiled.candidateStarts[slot &+ 1] > compiled.candidateStarts[slot]
+    return !compiled.candidateRows.range(state: state, event: event).isEmpty
   }
 
   /// Runs one event to completion, including the events queued meanwhile; or queues it if the
@@ -447,7 +446,7 @@ extension StateMachineDefinition {
   /// Takes the machine and runs `event` as one run to completion, or queues it when the machine
   /// is busy with a step of the calling thread. `isCurrent`, checked under the lock, tells a
   /// timeout or notification that its state was left meanwhile (then nothing happens).
-  @usableFromInline
+  @inlinable
   func run(_ event: Int32, _ payload: (any Sendable)?, _ model: Model, isCurrent: (() -> Bool)?) -> StepOutcome {
     let lock = model._$stateMachineLock
     var ignored = false
@@ -516,9 +515,7 @@ extension StateMachineDefinition {
   func selectCandidate(
     _ event: Int32, from: Int32, payload: (any Sendable)?, _ model: Model
   ) throws -> CompiledMachine<Model>.Candidate? {
-    let slot = Int(from) * compiled.events.count + Int(event)
-    let range = Int(compiled.candidateStarts[slot])..<Int(compiled.candidateStarts[slot + 1])
-    for index in range {
+    for index in compiled.candidateRows.range(state: from, event: event) {
       let candidate = compiled.candidates[index]
       guard let guardBody = candidate.guardBody else { return candidate }
       let to = candidate.target >= 0 ? candidate.target : from
@@ -646,7 +643,7 @@ extension StateMachineDefinition {
   func enqueue(_ next: NextStep, _ model: Model) throws(StateMachineError) {
     switch next {
     case .fire(let name, let payload):
-      guard let index = compiled.eventIndexByName[name] else { throw .unknownEvent(name) }
+      guard let index = compiled.eventTable.index(of: name) else { throw .unknownEvent(name) }
       locked(model) {
         model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload, isOwn: true))
       }

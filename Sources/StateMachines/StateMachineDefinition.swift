@@ -67,8 +67,9 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
 
   /// Resolves an event name once, for firing it without string hashing. An unknown name gives an
   /// ID that every call rejects.
+  @inlinable
   public func eventID(_ name: String) -> StateMachineEventID {
-    eventID(index: compiled.eventIndexByName[name] ?? -1)
+    eventID(index: compiled.eventTable.index(of: name) ?? -1)
   }
 
   /// The ID of the event at `index`; out of range means unknown.
@@ -79,16 +80,19 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   }
 
   /// Resolves a state name once, for cheap `is<State>` checks.
+  @inlinable
   public func stateID(_ name: String) -> StateMachineStateID {
-    StateMachineStateID(definition: compiled.identity, index: compiled.stateIndexByName[name] ?? -1)
+    StateMachineStateID(definition: compiled.identity, index: compiled.stateTable.index(of: name) ?? -1)
   }
 
-  func eventIndex(_ name: String) -> Int32? { compiled.eventIndexByName[name] }
+  @inlinable
+  func eventIndex(_ name: String) -> Int32? { compiled.eventTable.index(of: name) }
 
   // MARK: The string-keyed API, for models and for the members generated in actor-isolated classes
 
   /// Fires the event named `event` on `model`; see ``StateMachineObject/fire(_:payload:)``.
-  @discardableResult
+  /// Inlinable, so it runs the caller's specialised fast path.
+  @inlinable @discardableResult
   public func fire(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> Bool {
     guard let index = eventIndex(event) else {
       _ = rejectUnknown(event, model)
@@ -99,6 +103,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
 
   /// Fires the event named `event` on `model` and throws why it was rejected; see
   /// ``StateMachineObject/fireOrThrow(_:payload:)``.
+  @inlinable
   public func fireOrThrow(_ event: String, payload: (any Sendable)? = nil, on model: Model) throws(StateMachineError) {
     guard let index = eventIndex(event) else { throw rejectUnknown(event, model) }
     try fireOrThrow(eventID(index: index), payload: payload, on: model)

@@ -53,6 +53,7 @@ extension StateMachineObject {
   ///   running a step (a callback of this machine, or of another machine that fires this one),
   ///   the event is queued: it runs before the machine goes idle, its outcome goes to the log,
   ///   and this returns `true` ("accepted into the queue").
+  @inlinable
   @discardableResult
   public func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
     stateMachineDefinition.fire(event, payload: payload, on: _$stateMachineModel)
@@ -64,17 +65,20 @@ extension StateMachineObject {
   /// error; errors of queued events go to the definition's log.
   /// - Throws: ``StateMachineError``: unknown event, no transition from the current state, all
   ///   guards failed, terminated, invalid definition, or a callback that threw.
+  @inlinable
   public func fireOrThrow(_ event: String, payload: (any Sendable)? = nil) throws(StateMachineError) {
     try stateMachineDefinition.fireOrThrow(event, payload: payload, on: _$stateMachineModel)
   }
 
   /// Whether firing `event` now would take a transition (guards are evaluated, nothing changes).
+  @inlinable
   public func can(_ event: String) -> Bool {
     let definition = stateMachineDefinition
     return definition.can(definition.eventID(event), on: _$stateMachineModel)
   }
 
   /// Whether the machine is in `state`.
+  @inlinable
   public func isInState(_ state: String) -> Bool {
     let definition = stateMachineDefinition
     return definition.isInState(definition.stateID(state), on: _$stateMachineModel)

@@ -146,3 +146,67 @@ func guardedCycle(_ events: Int) -> Int {
   }
   return expected
 }
+
+/// (5l) Baseline: the lean enum + switch of another module, calling the same `stopBilling` through
+/// a closure after `suspend`.
+@inline(never)
+func leanEnumCycle(_ events: Int) -> Int {
+  let subscription = Subscription()
+  let lean = LeanEnumSubscription(afterSuspend: { subscription.stopBilling() })
+  var expected = 0
+  for _ in 0..<events / 2 {
+    if lean.suspend() { expected &+= 1 }
+    if lean.unsuspend() { expected &+= 1 }
+  }
+  return subscription.billingStopped ? expected : 0
+}
+
+/// (1s) Row 1 on a `Sendable` class: the same cycle through the lock.
+@inline(never)
+func sendableCycle(_ events: Int) -> Int {
+  let subscription = SendableSubscription()
+  var expected = 0
+  for _ in 0..<events / 2 {
+    if subscription.suspend() { expected &+= 1 }
+    if subscription.unsuspend() { expected &+= 1 }
+  }
+  return subscription.billingStopped ? expected : 0
+}
+
+/// (1bs) Row 1b on a `Sendable` class: the fast path through the lock.
+@inline(never)
+func sendablePlainCycle(_ events: Int) -> Int {
+  let subscription = SendablePlainSubscription()
+  var expected = 0
+  for _ in 0..<events / 2 {
+    if subscription.suspend() { expected &+= 1 }
+    if subscription.unsuspend() { expected &+= 1 }
+  }
+  return expected
+}
+
+/// (7f) Row 7 with callbacks that take the `Transition`: the full step.
+@inline(never)
+func fullStepCycle(_ events: Int) -> Int {
+  let subscription = FullStepSubscription()
+  var expected = 0
+  for _ in 0..<events / 2 {
+    if subscription.suspend() { expected &+= 1 }
+    if subscription.unsuspend() { expected &+= 1 }
+  }
+  let callbacksRan = subscription.beforeCount == events / 2 * 2 && subscription.afterCount == events / 2 * 2
+  return callbacksRan ? expected : 0
+}
+
+/// (9) Accepted events that run an exit and an entry action (the full step).
+@inline(never)
+func entryExitCycle(_ events: Int) -> Int {
+  let subscription = EntryExitSubscription()
+  _ = subscription.isActive
+  var expected = 0
+  for _ in 0..<events / 2 {
+    if subscription.suspend() { expected &+= 1 }
+    if subscription.unsuspend() { expected &+= 1 }
+  }
+  return subscription.exits == events / 2 * 2 ? expected : 0
+}

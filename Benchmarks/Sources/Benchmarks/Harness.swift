@@ -1,3 +1,5 @@
+import MallocCounter
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -23,6 +25,8 @@ struct Measurement {
   let rounds: [Double]
   /// Wall-clock nanoseconds per event of each repetition, in the order of the rounds.
   let wallRounds: [Double]
+  /// Heap allocations per event, counted over one extra run (`nil` where they cannot be counted).
+  let mallocsPerEvent: Double?
 
   var median: Double { Self.median(rounds) }
   var fastest: Double { rounds.min()! }
@@ -59,6 +63,19 @@ func measure(
     let warmUpEvents = max(2, events / 10 / 2 * 2)
     check(benchmark, benchmark.run(warmUpEvents), expected: warmUpEvents)
   }
+  // Allocations per event: the difference between a run of 2n and a run of n events, so that what
+  // a run allocates once (the object) cancels out.
+  let mallocs: [Double?] = cases.map { benchmark in
+    guard malloc_counter_available() else { return nil }
+    let small = max(2, events / 10 / 2 * 2)
+    let start = malloc_counter_count()
+    _ = benchmark.run(small)
+    let middle = malloc_counter_count()
+    _ = benchmark.run(small * 2)
+    let end = malloc_counter_count()
+    let perRun = Double(end - middle) - Double(middle - start)
+    return max(0, perRun / Double(small))
+  }
   var samples = [[Double]](repeating: [], count: cases.count)
   var wallSamples = [[Double]](repeating: [], count: cases.count)
   for _ in 0..<repetitions {
@@ -75,7 +92,9 @@ func measure(
     }
   }
   return cases.indices.map {
-    Measurement(id: cases[$0].id, name: cases[$0].name, rounds: samples[$0], wallRounds: wallSamples[$0])
+    Measurement(
+      id: cases[$0].id, name: cases[$0].name, rounds: samples[$0], wallRounds: wallSamples[$0],
+      mallocsPerEvent: mallocs[$0])
   }
 }
 

@@ -78,3 +78,66 @@ final class GuardedSubscription {
     sm.when("unsuspend", transitionFrom: "suspended", to: "active").guarded { $0.paid }
   }
 }
+
+/// Subscription as a `Sendable` class: the same cycle through the machine's lock.
+@StateMachine
+final class SendableSubscription: @unchecked Sendable {
+  private(set) var billingStopped = false
+  func stopBilling() { billingStopped = true }
+
+  static let stateMachine = StateMachineDefinition<SendableSubscription> { sm in
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    sm.after("suspend") { $0.stopBilling() }
+  }
+}
+
+/// The plain machine as a `Sendable` class: the fast path through the lock.
+@StateMachine
+final class SendablePlainSubscription: Sendable {
+  static let stateMachine = StateMachineDefinition<SendablePlainSubscription> { sm in
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+  }
+}
+
+/// Row 7's callbacks in the form that takes the `Transition`: the full step, with the same
+/// number of callbacks as the light path of row 7.
+@StateMachine
+final class FullStepSubscription {
+  private(set) var beforeCount = 0
+  private(set) var afterCount = 0
+
+  static let stateMachine = StateMachineDefinition<FullStepSubscription> { sm in
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    sm.before("suspend") { subscription, _ in subscription.beforeCount &+= 1 }
+    sm.after("suspend") { subscription, _ in subscription.afterCount &+= 1 }
+    sm.before("unsuspend") { subscription, _ in subscription.beforeCount &+= 1 }
+    sm.after("unsuspend") { subscription, _ in subscription.afterCount &+= 1 }
+  }
+}
+
+/// Entry and exit actions on both states: every event runs an exit and an entry action.
+@StateMachine
+final class EntryExitSubscription {
+  private(set) var entries = 0
+  private(set) var exits = 0
+
+  static let stateMachine = StateMachineDefinition<EntryExitSubscription> { sm in
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    for state in ["active", "suspended"] {
+      sm.onEntry(state) { $0.entries &+= 1 }
+      sm.onExit(state) { $0.exits &+= 1 }
+    }
+  }
+}

@@ -26,7 +26,8 @@ func printTable(_ measurements: [Measurement], baseline: Measurement) {
   let header =
     pad("case", labelWidth) + "  " + pad("ns/event", 8, right: true) + "  "
     + pad("min", 7, right: true) + "  " + pad("max", 7, right: true) + "  "
-    + pad("x enum", 7, right: true) + "  " + pad("wall ns", 8, right: true)
+    + pad("x enum", 7, right: true) + "  " + pad("wall ns", 8, right: true) + "  "
+    + pad("malloc/ev", 9, right: true)
   print(header)
   print(String(repeating: "-", count: header.count))
   for (label, measurement) in zip(labels, measurements) {
@@ -35,7 +36,8 @@ func printTable(_ measurements: [Measurement], baseline: Measurement) {
         + "  " + pad(format(measurement.fastest), 7, right: true) + "  "
         + pad(format(measurement.slowest), 7, right: true) + "  "
         + pad(format(measurement.ratio(to: baseline)), 7, right: true) + "  "
-        + pad(format(measurement.wallMedian), 8, right: true))
+        + pad(format(measurement.wallMedian), 8, right: true) + "  "
+        + pad(measurement.mallocsPerEvent.map { format($0) } ?? "n/a", 9, right: true))
   }
 }
 

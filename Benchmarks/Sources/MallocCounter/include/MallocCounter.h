@@ -1,0 +1,10 @@
+#ifndef MALLOC_COUNTER_H
+#define MALLOC_COUNTER_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/// The number of malloc, calloc and realloc calls so far (Linux; elsewhere always 0).
+uint64_t malloc_counter_count(void);
+/// Whether calls are counted on this platform.
+bool malloc_counter_available(void);
+#endif

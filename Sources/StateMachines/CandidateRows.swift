@@ -1,0 +1,40 @@
+/// Where the candidate transitions of each (state, event) pair are, for the full step: per state,
+/// the events that have transitions from it, sorted, each with its range in the candidate list.
+///
+/// Sparse, so a wide definition (a chain of 10,000 states and events) costs memory in proportion
+/// to its transitions, not to states × events; a lookup is a binary search in one state's row,
+/// which holds only that state's events.
+@usableFromInline
+struct CandidateRows: Sendable {
+  /// Row `s` is `events[rowStarts[s] ..< rowStarts[s + 1]]`.
+  @usableFromInline let rowStarts: [Int32]
+  /// The events of each row, ascending.
+  @usableFromInline let events: [Int32]
+  /// The candidates of entry `i` are `candidates[candidateStarts[i] ..< candidateStarts[i + 1]]`.
+  @usableFromInline let candidateStarts: [Int32]
+
+  init(rowStarts: [Int32], events: [Int32], candidateStarts: [Int32]) {
+    self.rowStarts = rowStarts
+    self.events = events
+    self.candidateStarts = candidateStarts
+  }
+
+  /// No transitions at all (`states` rows).
+  init(emptyWith states: Int) {
+    self.init(rowStarts: Array(repeating: 0, count: states + 1), events: [], candidateStarts: [0])
+  }
+
+  /// The range of the candidates of (`state`, `event`) in the candidate list; empty if none.
+  @inlinable
+  func range(state: Int32, event: Int32) -> Range<Int> {
+    guard state >= 0, Int(state) + 1 < rowStarts.count else { return 0..<0 }
+    var low = Int(rowStarts[Int(state)])
+    var high = Int(rowStarts[Int(state) + 1])
+    while low < high {
+      let middle = (low + high) / 2
+      if events[middle] < event { low = middle + 1 } else { high = middle }
+    }
+    guard low < Int(rowStarts[Int(state) + 1]), events[low] == event else { return 0..<0 }
+    return Int(candidateStarts[low])..<Int(candidateStarts[low + 1])
+  }
+}
