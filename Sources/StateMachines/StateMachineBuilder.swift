@@ -45,11 +45,11 @@ public final class StateMachineBuilder<Model> {
     }
   }
 
-  /// The clock that times ``when(_:transitionFrom:to:after:if:action:)`` timeouts. Inject a
+  /// The clock that times ``when(_:transitionFrom:to:after:)`` timeouts. Inject a
   /// ``ManualClock`` to test them without sleeping.
   public var clock: any Clock<Duration> = ContinuousClock()
 
-  /// The center that ``when(_:transitionFrom:to:onNotification:if:action:)`` observes.
+  /// The center that ``when(_:transitionFrom:to:onNotification:)`` observes.
   public var notificationCenter: NotificationCenter = .default
 
   /// The most steps one run to completion may take: the event fired plus the events its

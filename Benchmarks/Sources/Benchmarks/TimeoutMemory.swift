@@ -1,0 +1,60 @@
+import StateMachines
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Cancelled timeouts (issue 7, defect 2): 100k objects enter a state with a 1-hour timeout and
+// leave it. The process's resident memory must come back to its baseline within a second.
+
+/// Locks itself an hour after it was closed.
+@StateMachine
+final class HourLockDoor: @unchecked Sendable {
+  static let stateMachine = StateMachineDefinition<HourLockDoor> { sm in
+    sm.addState("opened")
+    sm.addState("closed")
+    sm.addState("locked")
+    sm.when("close", transitionFrom: "opened", to: "closed")
+    sm.when("open", transitionFrom: "closed", to: "opened")
+    sm.when("lock", transitionFrom: "closed", to: "locked", after: .seconds(3600))
+  }
+}
+
+/// The resident set size in bytes (Linux; `nil` elsewhere).
+func residentBytes() -> Int? {
+  #if os(Linux)
+    guard let file = fopen("/proc/self/statm", "r") else { return nil }
+    defer { fclose(file) }
+    var pages = 0
+    var resident = 0
+    guard fscanf(file, "%ld %ld", &pages, &resident) == 2 else { return nil }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+  #else
+    return nil
+  #endif
+}
+
+/// Resident memory: before, while 100k doors each have a timeout armed, and one second after they
+/// all left the state (and went away).
+func timeoutMemory(objects: Int) async -> (baseline: Int, armed: Int, after: Int)? {
+  // Warm up the scheduler and the allocator once.
+  do {
+    let warm = (0..<1_000).map { _ in HourLockDoor() }
+    for door in warm { door.close() }
+    for door in warm { door.open() }
+  }
+  guard let baseline = residentBytes() else { return nil }
+  var armed = 0
+  do {
+    let doors = (0..<objects).map { _ in HourLockDoor() }
+    for door in doors { door.close() }
+    armed = residentBytes() ?? 0
+    for door in doors { door.open() }
+  }
+  try? await Task.sleep(for: .seconds(1))
+  #if os(Linux)
+    // Hand freed pages back, so the resident size shows what is still allocated.
+    malloc_trim(0)
+  #endif
+  return (baseline, armed, residentBytes() ?? 0)
+}
