@@ -1,3 +1,4 @@
+import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxBuilder
 
@@ -27,7 +28,26 @@ struct MemberGenerator {
     if !events.isEmpty || !states.isEmpty { members += idMembers(states: states, events: events) }
     for event in events { members += eventMembers(event) }
     for state in states { members += stateMembers(state) }
-    return members
+    return Self.parse(members)
+  }
+
+  /// Parses the members' source in one pass. Parsing each member on its own (a `DeclSyntax`
+  /// string literal each) cost most of the expansion's time in a debug build, which is what a
+  /// debug build of the user's code runs.
+  private static func parse(_ members: [String]) -> [DeclSyntax] {
+    let source = "final class _$Members {\n" + members.joined(separator: "\n\n") + "\n}\n"
+    let file = Parser.parse(source: source)
+    guard let wrapper = file.statements.first?.item.as(ClassDeclSyntax.self) else { return [] }
+    return wrapper.memberBlock.members.map { member in
+      // Keep doc comments; drop the newlines that separated the members in the wrapper.
+      let leading = Trivia(pieces: member.decl.leadingTrivia.pieces.drop { $0.isWhitespace })
+      return member.decl.with(\.leadingTrivia, leading).with(\.trailingTrivia, [])
+    }
+  }
+
+  /// `name` as a Swift string literal.
+  private func literal(_ name: String) -> String {
+    StringLiteralExprSyntax(content: name).description
   }
 
   /// The resolved IDs of the events and states, in one struct stored in one static property: the
@@ -35,7 +55,7 @@ struct MemberGenerator {
   /// initialisation token, which the optimiser hoists out of the loop (one static per event would
   /// leave all but the first check in the loop). The initializer is generic so that it needs no
   /// conformance of the class, which may be isolated to a global actor.
-  private func idMembers(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
+  private func idMembers(states: [GeneratedName], events: [GeneratedName]) -> [String] {
     let fields =
       events.map { "  let event_\($0.identifier): StateMachines.StateMachineEventID\n" }
       + states.map { "  let state_\($0.identifier): StateMachines.StateMachineStateID\n" }
@@ -45,30 +65,30 @@ struct MemberGenerator {
     return [
       """
       private struct _$StateMachineIDs {
-      \(raw: fields.joined())
+      \(fields.joined())
         init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-      \(raw: assignments.joined())  }
+      \(assignments.joined())  }
       }
       """,
-      "private static let _$stateMachineIDs = _$StateMachineIDs(\(raw: definition))",
+      "private static let _$stateMachineIDs = _$StateMachineIDs(\(definition))",
     ]
   }
 
-  private func storageMembers() -> [DeclSyntax] {
+  private func storageMembers() -> [String] {
     let name = machineClass.name
-    var members: [DeclSyntax] = [
+    var members: [String] = [
       """
       /// The current state of the state machine.
-      \(raw: modifiers)var state: String {
-        \(raw: observationAccess)\(raw: definition).currentState(of: self)
+      \(modifiers)var state: String {
+        \(observationAccess)\(definition).currentState(of: self)
       }
       """,
       """
-      \(raw: modifiers)var stateMachineDefinition: StateMachines.StateMachineDefinition<\(raw: name)> {
-        \(raw: definition)
+      \(modifiers)var stateMachineDefinition: StateMachines.StateMachineDefinition<\(name)> {
+        \(definition)
       }
       """,
-      "\(raw: modifiers)var _$stateMachineModel: \(raw: name) { self }",
+      "\(modifiers)var _$stateMachineModel: \(name) {\n  self\n}",
     ]
     // A lock for a Sendable class; `nonisolated(unsafe)` because every access happens under it.
     let unsafe = machineClass.needsLock ? "nonisolated(unsafe) " : ""
@@ -80,15 +100,21 @@ struct MemberGenerator {
     if machineClass.isCodable {
       members += [
         """
-        \(raw: machineClass.accessModifier)enum _$StateMachineDefinitionProvider: StateMachines.StateMachineDefinitionProvider {
-          \(raw: machineClass.accessModifier)static var definition: StateMachines.StateMachineDefinition<\(raw: name)> { \(raw: definition) }
+        \(machineClass.accessModifier)enum _$StateMachineDefinitionProvider: StateMachines.StateMachineDefinitionProvider {
+          \(machineClass.accessModifier)static var definition: StateMachines.StateMachineDefinition<\(name)> {
+            \(definition)
+          }
         }
         """,
-        "\(raw: unchecked)\(raw: modifiers)\(raw: unsafe)var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()",
+        "\(unchecked)\(modifiers)\(unsafe)var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()",
         """
-        \(raw: modifiers)var _$stateMachineStorage: StateMachines.StateMachineStorage {
-          _read { yield _$stateMachineCodableStorage.storage }
-          _modify { yield &_$stateMachineCodableStorage.storage }
+        \(modifiers)var _$stateMachineStorage: StateMachines.StateMachineStorage {
+          _read {
+            yield _$stateMachineCodableStorage.storage
+          }
+          _modify {
+            yield &_$stateMachineCodableStorage.storage
+          }
         }
         """,
       ]
@@ -98,35 +124,35 @@ struct MemberGenerator {
         members.append(
           """
           enum CodingKeys: String, CodingKey {
-          \(raw: cases)  case _$stateMachineCodableStorage = "state"
+          \(cases)  case _$stateMachineCodableStorage = "state"
           }
           """)
       }
     } else {
-      members.append("\(raw: unchecked)\(raw: modifiers)\(raw: unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(raw: definition))")
+      members.append("\(unchecked)\(modifiers)\(unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(definition))")
     }
     // A Sendable class is serialised by the lock of the object that holds its storage: the
     // storage box of a Codable class (so that encoding can take it), else the object itself.
     if machineClass.needsLock {
       let guarded = machineClass.isCodable ? "_$stateMachineCodableStorage.lock" : "StateMachines.StateMachineLock(guarding: self)"
-      members.append("\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { \(raw: guarded) }")
+      members.append("\(modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? {\n  \(guarded)\n}")
     } else {
-      members.append("\(raw: modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? { nil }")
+      members.append("\(modifiers)var _$stateMachineLock: StateMachines.StateMachineLock? {\n  nil\n}")
     }
     if let globalActor = machineClass.globalActor {
-      members.append("\(raw: modifiers)var _$stateMachineActor: (any Actor)? { \(raw: globalActor).shared }")
+      members.append("\(modifiers)var _$stateMachineActor: (any Actor)? {\n  \(globalActor).shared\n}")
       members += isolatedDynamicMembers()
     }
     if machineClass.isObservable {
       members += [
-        "\(raw: modifiers)var _$stateMachineHasStateHooks: Bool { true }",
+        "\(modifiers)var _$stateMachineHasStateHooks: Bool {\n  true\n}",
         """
-        \(raw: modifiers)func _$stateMachineWillChangeState() {
+        \(modifiers)func _$stateMachineWillChangeState() {
           _$observationRegistrar.willSet(self, keyPath: \\.state)
         }
         """,
         """
-        \(raw: modifiers)func _$stateMachineDidChangeState() {
+        \(modifiers)func _$stateMachineDidChangeState() {
           _$observationRegistrar.didSet(self, keyPath: \\.state)
         }
         """,
@@ -138,68 +164,68 @@ struct MemberGenerator {
   /// The string-keyed API as members of an actor-isolated class. The ``StateMachineObject``
   /// conformance of such a class is isolated too, so its extension methods cannot be called from
   /// outside the actor; these members can, with `await`, from any context.
-  private func isolatedDynamicMembers() -> [DeclSyntax] {
+  private func isolatedDynamicMembers() -> [String] {
     [
       """
       /// Fires an event by name; see `StateMachineObject.fire(_:payload:)`.
       @discardableResult
-      \(raw: modifiers)func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
-        \(raw: definition).fire(event, payload: payload, on: self)
+      \(modifiers)func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
+        \(definition).fire(event, payload: payload, on: self)
       }
       """,
       """
       /// Fires an event by name and says why it was rejected; see `StateMachineObject.fireOrThrow(_:payload:)`.
-      \(raw: modifiers)func fireOrThrow(_ event: String, payload: (any Sendable)? = nil) throws(StateMachines.StateMachineError) {
-        try \(raw: definition).fireOrThrow(event, payload: payload, on: self)
+      \(modifiers)func fireOrThrow(_ event: String, payload: (any Sendable)? = nil) throws(StateMachines.StateMachineError) {
+        try \(definition).fireOrThrow(event, payload: payload, on: self)
       }
       """,
       """
       /// Whether the event named `event` would take a transition now.
-      \(raw: modifiers)func can(_ event: String) -> Bool {
-        \(raw: definition).can(\(raw: definition).eventID(event), on: self)
+      \(modifiers)func can(_ event: String) -> Bool {
+        \(definition).can(\(definition).eventID(event), on: self)
       }
       """,
       """
       /// Whether the machine is in the state named `state`.
-      \(raw: modifiers)func isInState(_ state: String) -> Bool {
-        \(raw: definition).isInState(\(raw: definition).stateID(state), on: self)
+      \(modifiers)func isInState(_ state: String) -> Bool {
+        \(definition).isInState(\(definition).stateID(state), on: self)
       }
       """,
     ]
   }
 
-  private func eventMembers(_ event: GeneratedName) -> [DeclSyntax] {
+  private func eventMembers(_ event: GeneratedName) -> [String] {
     let id = "\(machineClass.name)._$stateMachineIDs.event_\(event.identifier)"
     return [
       """
-      /// Fires event \(literal: event.name). Returns whether a transition happened.
+      /// Fires event \(literal(event.name)). Returns whether a transition happened.
       @discardableResult
-      \(raw: modifiers)func \(raw: event.identifier)() -> Bool {
-        \(raw: definition).fire(\(raw: id), on: self)
+      \(modifiers)func \(event.identifier)() -> Bool {
+        \(definition).fire(\(id), on: self)
       }
       """,
       """
-      /// Fires event \(literal: event.name) with a payload that callbacks, guards and actions receive.
+      /// Fires event \(literal(event.name)) with a payload that callbacks, guards and actions receive.
       @discardableResult
-      \(raw: modifiers)func \(raw: event.identifier)(with payload: any Sendable) -> Bool {
-        \(raw: definition).fire(\(raw: id), payload: payload, on: self)
+      \(modifiers)func \(event.identifier)(with payload: any Sendable) -> Bool {
+        \(definition).fire(\(id), payload: payload, on: self)
       }
       """,
       """
-      /// Whether event \(literal: event.name) would take a transition now.
-      \(raw: modifiers)var can\(raw: NameRules.capitalized(event.identifier)): Bool {
-        \(raw: observationAccess)\(raw: definition).can(\(raw: id), on: self)
+      /// Whether event \(literal(event.name)) would take a transition now.
+      \(modifiers)var can\(NameRules.capitalized(event.identifier)): Bool {
+        \(observationAccess)\(definition).can(\(id), on: self)
       }
       """,
     ]
   }
 
-  private func stateMembers(_ state: GeneratedName) -> [DeclSyntax] {
+  private func stateMembers(_ state: GeneratedName) -> [String] {
     [
       """
-      /// Whether the machine is in state \(literal: state.name).
-      \(raw: modifiers)var is\(raw: NameRules.capitalized(state.identifier)): Bool {
-        \(raw: observationAccess)\(raw: definition).isInState(\(raw: machineClass.name)._$stateMachineIDs.state_\(raw: state.identifier), on: self)
+      /// Whether the machine is in state \(literal(state.name)).
+      \(modifiers)var is\(NameRules.capitalized(state.identifier)): Bool {
+        \(observationAccess)\(definition).isInState(\(machineClass.name)._$stateMachineIDs.state_\(state.identifier), on: self)
       }
       """,
     ]
