@@ -1,4 +1,3 @@
-import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxBuilder
 
@@ -28,21 +27,19 @@ struct MemberGenerator {
     if !events.isEmpty || !states.isEmpty { members += idMembers(states: states, events: events) }
     for event in events { members += eventMembers(event) }
     for state in states { members += stateMembers(state) }
-    return Self.parse(members)
+    return Self.verbatim(members)
   }
 
-  /// Parses the members' source in one pass. Parsing each member on its own (a `DeclSyntax`
-  /// string literal each) cost most of the expansion's time in a debug build, which is what a
-  /// debug build of the user's code runs.
-  private static func parse(_ members: [String]) -> [DeclSyntax] {
-    let source = "final class _$Members {\n" + members.joined(separator: "\n\n") + "\n}\n"
-    let file = Parser.parse(source: source)
-    guard let wrapper = file.statements.first?.item.as(ClassDeclSyntax.self) else { return [] }
-    return wrapper.memberBlock.members.map { member in
-      // Keep doc comments; drop the newlines that separated the members in the wrapper.
-      let leading = Trivia(pieces: member.decl.leadingTrivia.pieces.drop { $0.isWhitespace })
-      return member.decl.with(\.leadingTrivia, leading).with(\.trailingTrivia, [])
-    }
+  /// The members as syntax nodes that carry their source text unparsed.
+  ///
+  /// The compiler receives a macro's expansion as text and parses it itself; the plugin's syntax
+  /// tree is only printed. Parsing the generated source in the plugin first (a `DeclSyntax`
+  /// string literal per member) cost most of the expansion's time in a debug build, which is what
+  /// a debug build of the user's code runs. So each member is one token whose text is the
+  /// member's source, printed verbatim (formatting is off, see `StateMachineMacro.formatMode`).
+  /// The text is well-formed Swift: the macro expansion tests compare it and compile it.
+  private static func verbatim(_ members: [String]) -> [DeclSyntax] {
+    members.map { DeclSyntax(MissingDeclSyntax(placeholder: .identifier($0))) }
   }
 
   /// `name` as a Swift string literal.
