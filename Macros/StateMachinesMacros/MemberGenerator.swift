@@ -22,6 +22,11 @@ struct MemberGenerator {
     machineClass.isObservable ? "_$observationRegistrar.access(self, keyPath: \\.state)\n  return " : ""
   }
 
+  /// The same access as a statement of its own, for bodies that `return` anyway.
+  private var observationAccessStatement: String {
+    machineClass.isObservable ? "_$observationRegistrar.access(self, keyPath: \\.state)\n  " : ""
+  }
+
   func members(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
     var members = storageMembers()
     if !events.isEmpty || !states.isEmpty { members += idMembers(states: states, events: events) }
@@ -47,11 +52,13 @@ struct MemberGenerator {
     StringLiteralExprSyntax(content: name).description
   }
 
-  /// The resolved IDs of the events and states, in one struct stored in one static property: the
-  /// first access resolves them all, and a loop that fires several events checks one
-  /// initialisation token, which the optimiser hoists out of the loop (one static per event would
-  /// leave all but the first check in the loop). The initializer is generic so that it needs no
-  /// conformance of the class, which may be isolated to a global actor.
+  /// The resolved IDs of the events and states and the definition itself, in one struct stored in
+  /// one static property: the first access resolves them all, and every generated member checks
+  /// one initialisation token (`swift_once`, a call on Linux), not one for the IDs and one for the
+  /// definition; a loop that fires several events checks it once. The definition is stored as
+  /// `AnyObject` and the initializer is generic so that the struct needs no conformance of the
+  /// class, which may be isolated to a global actor; members get it back with `unsafeDowncast`
+  /// (free in a release build).
   private func idMembers(states: [GeneratedName], events: [GeneratedName]) -> [String] {
     let fields =
       events.map { "  let event_\($0.identifier): StateMachines.StateMachineEventID\n" }
@@ -62,8 +69,10 @@ struct MemberGenerator {
     return [
       """
       private struct _$StateMachineIDs {
+        let definition: any AnyObject & Sendable
       \(fields.joined())
         init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+          self.definition = definition
       \(assignments.joined())  }
       }
       """,
@@ -191,27 +200,36 @@ struct MemberGenerator {
     ]
   }
 
+  /// `let ids = …` and the definition from it, for a member's body: one initialisation check.
+  private var idsAndDefinition: (ids: String, definition: String) {
+    (
+      "let ids = \(machineClass.name)._$stateMachineIDs\n  ",
+      "unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<\(machineClass.name)>.self)"
+    )
+  }
+
   private func eventMembers(_ event: GeneratedName) -> [String] {
-    let id = "\(machineClass.name)._$stateMachineIDs.event_\(event.identifier)"
+    let id = "ids.event_\(event.identifier)"
+    let (ids, definition) = idsAndDefinition
     return [
       """
       /// Fires event \(literal(event.name)). Returns whether a transition happened.
       @discardableResult
       \(modifiers)func \(event.identifier)() -> Bool {
-        \(definition).fire(\(id), on: self)
+        \(ids)return \(definition)._$fireGenerated(\(id), on: self)
       }
       """,
       """
       /// Fires event \(literal(event.name)) with a payload that callbacks, guards and actions receive.
       @discardableResult
       \(modifiers)func \(event.identifier)(with payload: any Sendable) -> Bool {
-        \(definition).fire(\(id), payload: payload, on: self)
+        \(ids)return \(definition).fire(\(id), payload: payload, on: self)
       }
       """,
       """
       /// Whether event \(literal(event.name)) would take a transition now.
       \(modifiers)var can\(NameRules.capitalized(event.identifier)): Bool {
-        \(observationAccess)\(definition).can(\(id), on: self)
+        \(ids)\(observationAccessStatement)return \(definition).can(\(id), on: self)
       }
       """,
     ]
@@ -222,7 +240,7 @@ struct MemberGenerator {
       """
       /// Whether the machine is in state \(literal(state.name)).
       \(modifiers)var is\(NameRules.capitalized(state.identifier)): Bool {
-        \(observationAccess)\(definition).isInState(\(machineClass.name)._$stateMachineIDs.state_\(state.identifier), on: self)
+        \(idsAndDefinition.ids)\(observationAccessStatement)return \(idsAndDefinition.definition).isInState(ids.state_\(state.identifier), on: self)
       }
       """,
     ]

@@ -154,10 +154,53 @@ extension StateMachineDefinition {
   /// Fires `event` on `model`. Returns whether a transition happened, or whether the event was
   /// queued because the machine was busy with a step of the calling thread (see
   /// ``StateMachineObject/fire(_:payload:)``).
-  @inlinable
+  ///
+  /// Inlined into the generated method, and kept small so that the method itself can be inlined
+  /// into its caller: a transition that runs no code, on an object without a lock, is a compare of
+  /// the ID's definition, a flags test, a table load (or a compare) and a store. Everything else
+  /// is one call away.
+  @inlinable @inline(__always)
   public func fire(_ event: StateMachineEventID, on model: Model) -> Bool {
-    guard accepts(event, on: model) else { return rejectForeign(event, model) }
-    return fireWithoutPayload(event, model)
+    fire(event, model, modelChecked: false)
+  }
+
+  /// ``fire(_:on:)`` for the members ``StateMachine()`` generates: their object is driven by this
+  /// definition by construction, so only the ID is checked.
+  @inlinable @inline(__always)
+  public func _$fireGenerated(_ event: StateMachineEventID, on model: Model) -> Bool {
+    fire(event, model, modelChecked: true)
+  }
+
+  @inlinable @inline(__always)
+  func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    if event.definition == compiled.identity, model._$stateMachineLock == nil,
+      model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks
+    {
+      let slot = fastSlot(event, model._$stateMachineStorage.stateIndex)
+      if slot >= 0 {
+        model._$stateMachineStorage.stateIndex = slot
+        return true
+      }
+      if slot == CompiledMachine<Model>.noTransition { return false }
+    }
+    // The definition goes as an unowned pointer: passing `self` would make the caller retain and
+    // release it around the call (two atomic operations, more than the rest of a light step).
+    return Self.fireOutOfLine(Unmanaged.passUnretained(self), event, model, modelChecked: modelChecked)
+  }
+
+  /// What the inlined part of ``fire(_:on:)`` leaves: an ID or object of another definition, the
+  /// lock, the light tier and the full step.
+  @inlinable @inline(never)
+  static func fireOutOfLine(
+    _ definition: Unmanaged<StateMachineDefinition<Model>>, _ event: StateMachineEventID, _ model: Model,
+    modelChecked: Bool
+  ) -> Bool {
+    definition._withUnsafeGuaranteedRef { definition in
+      guard event.definition == definition.compiled.identity,
+        modelChecked || model.stateMachineDefinition === definition
+      else { return definition.rejectForeign(event, model) }
+      return definition.fireWithoutPayload(event, model)
+    }
   }
 
   /// Fires `event` on `model` with a payload that callbacks, guards and actions receive.
@@ -191,42 +234,87 @@ extension StateMachineDefinition {
   }
 
   /// The fast and light tiers; the rest goes to ``fireFully(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   func fireWithoutPayload(_ event: StateMachineEventID, _ model: Model) -> Bool {
-    let lock = model._$stateMachineLock
-    lock?.lock()
+    guard model._$stateMachineLock == nil else { return fireLocked(event, model) }
     if model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks {
-      let state = model._$stateMachineStorage.stateIndex
-      let slot: Int32
-      if event.onlySource >= 0 {
-        guard state == event.onlySource else {
-          lock?.unlock()
-          return false
-        }
-        slot = event.onlySourceSlot
-      } else {
-        slot = compiled.fastSlots[event.column &+ Int(state)]
-      }
+      let slot = fastSlot(event, model._$stateMachineStorage.stateIndex)
       if slot >= 0 {
         model._$stateMachineStorage.stateIndex = slot
-        lock?.unlock()
+        return true
+      }
+      if slot <= CompiledMachine<Model>.light {
+        let light = compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)]
+        // The commonest shape, one `after` callback, is called right here.
+        if let callback = light._withUnsafeGuaranteedRef({ $0.soleAfterCallback }) {
+          model._$stateMachineStorage.isBusy = true
+          write(light._withUnsafeGuaranteedRef { $0.target }, model)
+          // An error does not undo the transition.
+          try? callback._withUnsafeGuaranteedRef { try $0.body(model) }
+          if model._$stateMachineStorage.hasQueuedEvents {
+            _ = drainQueue(model, event: event.index)
+          } else {
+            model._$stateMachineStorage.isBusy = false
+          }
+          return true
+        }
+        return fireLightUnlocked(light, event, model)
+      }
+      if slot == CompiledMachine<Model>.noTransition { return false }
+    }
+    return fireFully(event, model)
+  }
+
+  /// A light transition on an object without a lock.
+  @inlinable @inline(__always)
+  func fireLightUnlocked(_ light: Unmanaged<LightTransition<Model>>, _ event: StateMachineEventID, _ model: Model) -> Bool {
+    model._$stateMachineStorage.isBusy = true
+    let happened = fireLight(light, model)
+    if model._$stateMachineStorage.hasQueuedEvents {
+      _ = drainQueue(model, event: event.index)
+    } else {
+      model._$stateMachineStorage.isBusy = false
+    }
+    return happened
+  }
+
+  /// The fast-table value of `event` in `state`; an event with one source state compares
+  /// instead of loading.
+  @inlinable @inline(__always)
+  func fastSlot(_ event: StateMachineEventID, _ state: Int32) -> Int32 {
+    if event.onlySource >= 0 {
+      return state == event.onlySource ? event.onlySourceSlot : CompiledMachine<Model>.noTransition
+    }
+    return compiled.fastSlots[event.column &+ Int(state)]
+  }
+
+  /// The fast and light tiers of a `Sendable` object: the same, with the storage read and written
+  /// under the lock and the callbacks run outside it, under the busy mark.
+  @inlinable @inline(never)
+  func fireLocked(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    guard let lock = model._$stateMachineLock else { return fireFully(event, model) }
+    lock.lock()
+    if model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks {
+      let slot = fastSlot(event, model._$stateMachineStorage.stateIndex)
+      if slot >= 0 {
+        model._$stateMachineStorage.stateIndex = slot
+        lock.unlock()
         return true
       }
       if slot <= CompiledMachine<Model>.light {
         model._$stateMachineStorage.isBusy = true
-        lock?.unlock()
-        if let lock { ThreadSteps.push(lock) }
-        let index = Int((CompiledMachine<Model>.light &- slot) >> 1)
-        let happened = fireLight(compiled.lightTransitions[index], model)
+        lock.unlock()
+        ThreadSteps.push(lock)
+        let happened = fireLight(compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)], model)
         _ = endRun(model, event: event.index)
         return happened
       }
       if slot == CompiledMachine<Model>.noTransition {
-        lock?.unlock()
+        lock.unlock()
         return false
       }
     }
-    lock?.unlock()
+    lock.unlock()
     return fireFully(event, model)
   }
 

@@ -37,8 +37,10 @@ enum ExpectedMembers {
       + states.map { "      state_\($0.1) = definition.stateID(\"\($0.0)\")\n" }
     return """
         private struct _$StateMachineIDs {
+          let definition: any AnyObject & Sendable
       \(fields.joined())
           init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+            self.definition = definition
       \(assignments.joined())    }
         }
 
@@ -53,18 +55,21 @@ enum ExpectedMembers {
         /// Fires event "\(name)". Returns whether a transition happened.
         @discardableResult
         func \(identifier)() -> Bool {
-          \(className).stateMachine.fire(\(className)._$stateMachineIDs.event_\(identifier), on: self)
+          let ids = \(className)._$stateMachineIDs
+          return \(definition(className))._$fireGenerated(ids.event_\(identifier), on: self)
         }
 
         /// Fires event "\(name)" with a payload that callbacks, guards and actions receive.
         @discardableResult
         func \(identifier)(with payload: any Sendable) -> Bool {
-          \(className).stateMachine.fire(\(className)._$stateMachineIDs.event_\(identifier), payload: payload, on: self)
+          let ids = \(className)._$stateMachineIDs
+          return \(definition(className)).fire(ids.event_\(identifier), payload: payload, on: self)
         }
 
         /// Whether event "\(name)" would take a transition now.
         var can\(capitalized): Bool {
-          \(className).stateMachine.can(\(className)._$stateMachineIDs.event_\(identifier), on: self)
+          let ids = \(className)._$stateMachineIDs
+          return \(definition(className)).can(ids.event_\(identifier), on: self)
         }
       """
   }
@@ -75,9 +80,15 @@ enum ExpectedMembers {
     return """
         /// Whether the machine is in state "\(name)".
         var is\(capitalized): Bool {
-          \(className).stateMachine.isInState(\(className)._$stateMachineIDs.state_\(identifier), on: self)
+          let ids = \(className)._$stateMachineIDs
+          return \(definition(className)).isInState(ids.state_\(identifier), on: self)
         }
       """
+  }
+
+  /// How generated members get the definition back from the IDs.
+  private static func definition(_ className: String) -> String {
+    "unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<\(className)>.self)"
   }
 
   /// The conformance the extension macro adds to a class that is not actor-isolated.

@@ -66,6 +66,7 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let event_activate: StateMachines.StateMachineEventID
             let event_suspend: StateMachines.StateMachineEventID
             let event_unsuspend: StateMachines.StateMachineEventID
@@ -76,6 +77,7 @@ import Testing
             let state_terminated: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               event_activate = definition.eventID("activate")
               event_suspend = definition.eventID("suspend")
               event_unsuspend = definition.eventID("unsuspend")
@@ -92,89 +94,105 @@ import Testing
           /// Fires event "activate". Returns whether a transition happened.
           @discardableResult
           func activate() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_activate, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_activate, on: self)
           }
 
           /// Fires event "activate" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func activate(with payload: any Sendable) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_activate, payload: payload, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_activate, payload: payload, on: self)
           }
 
           /// Whether event "activate" would take a transition now.
           var canActivate: Bool {
-            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_activate, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_activate, on: self)
           }
 
           /// Fires event "suspend". Returns whether a transition happened.
           @discardableResult
           func suspend() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_suspend, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_suspend, on: self)
           }
 
           /// Fires event "suspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func suspend(with payload: any Sendable) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_suspend, payload: payload, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_suspend, payload: payload, on: self)
           }
 
           /// Whether event "suspend" would take a transition now.
           var canSuspend: Bool {
-            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_suspend, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_suspend, on: self)
           }
 
           /// Fires event "unsuspend". Returns whether a transition happened.
           @discardableResult
           func unsuspend() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_unsuspend, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_unsuspend, on: self)
           }
 
           /// Fires event "unsuspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func unsuspend(with payload: any Sendable) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_unsuspend, payload: payload, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_unsuspend, payload: payload, on: self)
           }
 
           /// Whether event "unsuspend" would take a transition now.
           var canUnsuspend: Bool {
-            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_unsuspend, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_unsuspend, on: self)
           }
 
           /// Fires event "terminate". Returns whether a transition happened.
           @discardableResult
           func terminate() -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_terminate, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_terminate, on: self)
           }
 
           /// Fires event "terminate" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func terminate(with payload: any Sendable) -> Bool {
-            Subscription.stateMachine.fire(Subscription._$stateMachineIDs.event_terminate, payload: payload, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_terminate, payload: payload, on: self)
           }
 
           /// Whether event "terminate" would take a transition now.
           var canTerminate: Bool {
-            Subscription.stateMachine.can(Subscription._$stateMachineIDs.event_terminate, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_terminate, on: self)
           }
 
           /// Whether the machine is in state "pendingActivation".
           var isPendingActivation: Bool {
-            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_pendingActivation, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_pendingActivation, on: self)
           }
 
           /// Whether the machine is in state "active".
           var isActive: Bool {
-            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_active, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_active, on: self)
           }
 
           /// Whether the machine is in state "suspended".
           var isSuspended: Bool {
-            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_suspended, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_suspended, on: self)
           }
 
           /// Whether the machine is in state "terminated".
           var isTerminated: Bool {
-            Subscription.stateMachine.isInState(Subscription._$stateMachineIDs.state_terminated, on: self)
+            let ids = Subscription._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_terminated, on: self)
           }
         }
 
@@ -223,11 +241,13 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let event_open: StateMachines.StateMachineEventID
             let state_closed: StateMachines.StateMachineStateID
             let state_open: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               event_open = definition.eventID("open")
               state_closed = definition.stateID("closed")
               state_open = definition.stateID("open")
@@ -239,28 +259,33 @@ import Testing
           /// Fires event "open". Returns whether a transition happened.
           @discardableResult
           public func open() -> Bool {
-            Door.stateMachine.fire(Door._$stateMachineIDs.event_open, on: self)
+            let ids = Door._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self)._$fireGenerated(ids.event_open, on: self)
           }
 
           /// Fires event "open" with a payload that callbacks, guards and actions receive.
           @discardableResult
           public func open(with payload: any Sendable) -> Bool {
-            Door.stateMachine.fire(Door._$stateMachineIDs.event_open, payload: payload, on: self)
+            let ids = Door._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).fire(ids.event_open, payload: payload, on: self)
           }
 
           /// Whether event "open" would take a transition now.
           public var canOpen: Bool {
-            Door.stateMachine.can(Door._$stateMachineIDs.event_open, on: self)
+            let ids = Door._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).can(ids.event_open, on: self)
           }
 
           /// Whether the machine is in state "closed".
           public var isClosed: Bool {
-            Door.stateMachine.isInState(Door._$stateMachineIDs.state_closed, on: self)
+            let ids = Door._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).isInState(ids.state_closed, on: self)
           }
 
           /// Whether the machine is in state "open".
           public var isOpen: Bool {
-            Door.stateMachine.isInState(Door._$stateMachineIDs.state_open, on: self)
+            let ids = Door._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).isInState(ids.state_open, on: self)
           }
         }
 
@@ -309,11 +334,13 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let event_switchOn: StateMachines.StateMachineEventID
             let state_off: StateMachines.StateMachineStateID
             let state_on: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               event_switchOn = definition.eventID("switchOn")
               state_off = definition.stateID("off")
               state_on = definition.stateID("on")
@@ -325,28 +352,33 @@ import Testing
           /// Fires event "switchOn". Returns whether a transition happened.
           @discardableResult
           final func switchOn() -> Bool {
-            Lamp.stateMachine.fire(Lamp._$stateMachineIDs.event_switchOn, on: self)
+            let ids = Lamp._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self)._$fireGenerated(ids.event_switchOn, on: self)
           }
 
           /// Fires event "switchOn" with a payload that callbacks, guards and actions receive.
           @discardableResult
           final func switchOn(with payload: any Sendable) -> Bool {
-            Lamp.stateMachine.fire(Lamp._$stateMachineIDs.event_switchOn, payload: payload, on: self)
+            let ids = Lamp._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).fire(ids.event_switchOn, payload: payload, on: self)
           }
 
           /// Whether event "switchOn" would take a transition now.
           final var canSwitchOn: Bool {
-            Lamp.stateMachine.can(Lamp._$stateMachineIDs.event_switchOn, on: self)
+            let ids = Lamp._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).can(ids.event_switchOn, on: self)
           }
 
           /// Whether the machine is in state "off".
           final var isOff: Bool {
-            Lamp.stateMachine.isInState(Lamp._$stateMachineIDs.state_off, on: self)
+            let ids = Lamp._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).isInState(ids.state_off, on: self)
           }
 
           /// Whether the machine is in state "on".
           final var isOn: Bool {
-            Lamp.stateMachine.isInState(Lamp._$stateMachineIDs.state_on, on: self)
+            let ids = Lamp._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).isInState(ids.state_on, on: self)
           }
         }
 
@@ -422,11 +454,13 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let event_show: StateMachines.StateMachineEventID
             let state_hidden: StateMachines.StateMachineStateID
             let state_shown: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               event_show = definition.eventID("show")
               state_hidden = definition.stateID("hidden")
               state_shown = definition.stateID("shown")
@@ -438,28 +472,33 @@ import Testing
           /// Fires event "show". Returns whether a transition happened.
           @discardableResult
           func show() -> Bool {
-            Screen.stateMachine.fire(Screen._$stateMachineIDs.event_show, on: self)
+            let ids = Screen._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self)._$fireGenerated(ids.event_show, on: self)
           }
 
           /// Fires event "show" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func show(with payload: any Sendable) -> Bool {
-            Screen.stateMachine.fire(Screen._$stateMachineIDs.event_show, payload: payload, on: self)
+            let ids = Screen._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).fire(ids.event_show, payload: payload, on: self)
           }
 
           /// Whether event "show" would take a transition now.
           var canShow: Bool {
-            Screen.stateMachine.can(Screen._$stateMachineIDs.event_show, on: self)
+            let ids = Screen._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).can(ids.event_show, on: self)
           }
 
           /// Whether the machine is in state "hidden".
           var isHidden: Bool {
-            Screen.stateMachine.isInState(Screen._$stateMachineIDs.state_hidden, on: self)
+            let ids = Screen._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).isInState(ids.state_hidden, on: self)
           }
 
           /// Whether the machine is in state "shown".
           var isShown: Bool {
-            Screen.stateMachine.isInState(Screen._$stateMachineIDs.state_shown, on: self)
+            let ids = Screen._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).isInState(ids.state_shown, on: self)
           }
         }
 
@@ -508,11 +547,13 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let event_start: StateMachines.StateMachineEventID
             let state_idle: StateMachines.StateMachineStateID
             let state_busy: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               event_start = definition.eventID("start")
               state_idle = definition.stateID("idle")
               state_busy = definition.stateID("busy")
@@ -524,28 +565,33 @@ import Testing
           /// Fires event "start". Returns whether a transition happened.
           @discardableResult
           func start() -> Bool {
-            Counter.stateMachine.fire(Counter._$stateMachineIDs.event_start, on: self)
+            let ids = Counter._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self)._$fireGenerated(ids.event_start, on: self)
           }
 
           /// Fires event "start" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func start(with payload: any Sendable) -> Bool {
-            Counter.stateMachine.fire(Counter._$stateMachineIDs.event_start, payload: payload, on: self)
+            let ids = Counter._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).fire(ids.event_start, payload: payload, on: self)
           }
 
           /// Whether event "start" would take a transition now.
           var canStart: Bool {
-            Counter.stateMachine.can(Counter._$stateMachineIDs.event_start, on: self)
+            let ids = Counter._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).can(ids.event_start, on: self)
           }
 
           /// Whether the machine is in state "idle".
           var isIdle: Bool {
-            Counter.stateMachine.isInState(Counter._$stateMachineIDs.state_idle, on: self)
+            let ids = Counter._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).isInState(ids.state_idle, on: self)
           }
 
           /// Whether the machine is in state "busy".
           var isBusy: Bool {
-            Counter.stateMachine.isInState(Counter._$stateMachineIDs.state_busy, on: self)
+            let ids = Counter._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).isInState(ids.state_busy, on: self)
           }
         }
 
@@ -586,17 +632,20 @@ import Testing
 
           /// Whether the machine is in state "in_progress".
           var isInProgress: Bool {
-            Ticket.stateMachine.isInState(Ticket._$stateMachineIDs.state_inProgress, on: self)
+            let ids = Ticket._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Ticket>.self).isInState(ids.state_inProgress, on: self)
           }
 
           /// Whether the machine is in state "on-hold".
           var isOnHold: Bool {
-            Ticket.stateMachine.isInState(Ticket._$stateMachineIDs.state_onHold, on: self)
+            let ids = Ticket._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Ticket>.self).isInState(ids.state_onHold, on: self)
           }
 
           /// Whether the machine is in state "waiting for review".
           var isWaitingForReview: Bool {
-            Ticket.stateMachine.isInState(Ticket._$stateMachineIDs.state_waitingForReview, on: self)
+            let ids = Ticket._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Ticket>.self).isInState(ids.state_waitingForReview, on: self)
           }
         }
 
@@ -679,11 +728,13 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let event_turn: StateMachines.StateMachineEventID
             let state_shut: StateMachines.StateMachineStateID
             let state_flowing: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               event_turn = definition.eventID("turn")
               state_shut = definition.stateID("shut")
               state_flowing = definition.stateID("flowing")
@@ -695,28 +746,33 @@ import Testing
           /// Fires event "turn". Returns whether a transition happened.
           @discardableResult
           func turn() -> Bool {
-            Valve.machine.fire(Valve._$stateMachineIDs.event_turn, on: self)
+            let ids = Valve._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self)._$fireGenerated(ids.event_turn, on: self)
           }
 
           /// Fires event "turn" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func turn(with payload: any Sendable) -> Bool {
-            Valve.machine.fire(Valve._$stateMachineIDs.event_turn, payload: payload, on: self)
+            let ids = Valve._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).fire(ids.event_turn, payload: payload, on: self)
           }
 
           /// Whether event "turn" would take a transition now.
           var canTurn: Bool {
-            Valve.machine.can(Valve._$stateMachineIDs.event_turn, on: self)
+            let ids = Valve._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).can(ids.event_turn, on: self)
           }
 
           /// Whether the machine is in state "shut".
           var isShut: Bool {
-            Valve.machine.isInState(Valve._$stateMachineIDs.state_shut, on: self)
+            let ids = Valve._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).isInState(ids.state_shut, on: self)
           }
 
           /// Whether the machine is in state "flowing".
           var isFlowing: Bool {
-            Valve.machine.isInState(Valve._$stateMachineIDs.state_flowing, on: self)
+            let ids = Valve._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).isInState(ids.state_flowing, on: self)
           }
         }
 

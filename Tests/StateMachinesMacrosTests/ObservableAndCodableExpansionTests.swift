@@ -58,11 +58,13 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let event_flip: StateMachines.StateMachineEventID
             let state_off: StateMachines.StateMachineStateID
             let state_on: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               event_flip = definition.eventID("flip")
               state_off = definition.stateID("off")
               state_on = definition.stateID("on")
@@ -74,31 +76,36 @@ import Testing
           /// Fires event "flip". Returns whether a transition happened.
           @discardableResult
           func flip() -> Bool {
-            Toggle.stateMachine.fire(Toggle._$stateMachineIDs.event_flip, on: self)
+            let ids = Toggle._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self)._$fireGenerated(ids.event_flip, on: self)
           }
 
           /// Fires event "flip" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func flip(with payload: any Sendable) -> Bool {
-            Toggle.stateMachine.fire(Toggle._$stateMachineIDs.event_flip, payload: payload, on: self)
+            let ids = Toggle._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).fire(ids.event_flip, payload: payload, on: self)
           }
 
           /// Whether event "flip" would take a transition now.
           var canFlip: Bool {
+            let ids = Toggle._$stateMachineIDs
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return Toggle.stateMachine.can(Toggle._$stateMachineIDs.event_flip, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).can(ids.event_flip, on: self)
           }
 
           /// Whether the machine is in state "off".
           var isOff: Bool {
+            let ids = Toggle._$stateMachineIDs
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return Toggle.stateMachine.isInState(Toggle._$stateMachineIDs.state_off, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).isInState(ids.state_off, on: self)
           }
 
           /// Whether the machine is in state "on".
           var isOn: Bool {
+            let ids = Toggle._$stateMachineIDs
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return Toggle.stateMachine.isInState(Toggle._$stateMachineIDs.state_on, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).isInState(ids.state_on, on: self)
           }
         }
 
@@ -171,9 +178,11 @@ import Testing
           }
 
           private struct _$StateMachineIDs {
+            let definition: any AnyObject & Sendable
             let state_packed: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
+              self.definition = definition
               state_packed = definition.stateID("packed")
             }
           }
@@ -182,7 +191,8 @@ import Testing
 
           /// Whether the machine is in state "packed".
           var isPacked: Bool {
-            Parcel.stateMachine.isInState(Parcel._$stateMachineIDs.state_packed, on: self)
+            let ids = Parcel._$stateMachineIDs
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Parcel>.self).isInState(ids.state_packed, on: self)
           }
         }
 

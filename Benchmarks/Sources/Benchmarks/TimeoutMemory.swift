@@ -1,8 +1,6 @@
+import Foundation
+import MallocCounter
 import StateMachines
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 // Cancelled timeouts (issue 7, defect 2): 100k objects enter a state with a 1-hour timeout and
 // leave it. The process's resident memory must come back to its baseline within a second.
@@ -22,16 +20,10 @@ final class HourLockDoor: @unchecked Sendable {
 
 /// The resident set size in bytes (Linux; `nil` elsewhere).
 func residentBytes() -> Int? {
-  #if os(Linux)
-    guard let file = fopen("/proc/self/statm", "r") else { return nil }
-    defer { fclose(file) }
-    var pages = 0
-    var resident = 0
-    guard fscanf(file, "%ld %ld", &pages, &resident) == 2 else { return nil }
-    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
-  #else
-    return nil
-  #endif
+  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+  let fields = statm.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
 /// Resident memory: before, while 100k doors each have a timeout armed, and one second after they
@@ -52,9 +44,7 @@ func timeoutMemory(objects: Int) async -> (baseline: Int, armed: Int, after: Int
     for door in doors { door.open() }
   }
   try? await Task.sleep(for: .seconds(1))
-  #if os(Linux)
-    // Hand freed pages back, so the resident size shows what is still allocated.
-    malloc_trim(0)
-  #endif
+  // Hand freed pages back, so the resident size shows what is still allocated.
+  malloc_counter_trim()
   return (baseline, armed, residentBytes() ?? 0)
 }

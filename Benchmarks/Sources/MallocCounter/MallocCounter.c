@@ -3,6 +3,7 @@
 #include "MallocCounter.h"
 
 #if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
 #include <stddef.h>
 
 extern void *__libc_malloc(size_t size);
@@ -27,8 +28,10 @@ void *realloc(void *pointer, size_t size) {
 }
 
 uint64_t malloc_counter_count(void) { return __atomic_load_n(&counted, __ATOMIC_RELAXED); }
+void malloc_counter_trim(void) { malloc_trim(0); }
 bool malloc_counter_available(void) { return true; }
 #else
 uint64_t malloc_counter_count(void) { return 0; }
+void malloc_counter_trim(void) {}
 bool malloc_counter_available(void) { return false; }
 #endif

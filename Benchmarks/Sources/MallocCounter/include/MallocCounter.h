@@ -5,6 +5,8 @@
 
 /// The number of malloc, calloc and realloc calls so far (Linux; elsewhere always 0).
 uint64_t malloc_counter_count(void);
+/// Returns freed memory to the system where the allocator can (glibc's malloc_trim).
+void malloc_counter_trim(void);
 /// Whether calls are counted on this platform.
 bool malloc_counter_available(void);
 #endif
