@@ -43,14 +43,11 @@ struct NameTable: Sendable {
     }
   }
 
-  /// FNV-1a over the UTF-8 bytes.
+  /// FNV-1a over the UTF-8 bytes (iterated in place: no copy of a small string).
   @inlinable
   static func hash(_ name: String) -> Int {
-    var name = name
-    return name.withUTF8 { bytes in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-      return Int(truncatingIfNeeded: hash ^ (hash >> 32))
-    }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return Int(truncatingIfNeeded: hash ^ (hash >> 32))
   }
 }

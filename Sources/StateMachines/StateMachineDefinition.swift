@@ -98,6 +98,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
       _ = rejectUnknown(event, model)
       return false
     }
+    if payload == nil { return fire(eventID(index: index), on: model) }
     return fire(eventID(index: index), payload: payload, on: model)
   }
 
