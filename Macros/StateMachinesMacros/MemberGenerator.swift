@@ -229,7 +229,7 @@ struct MemberGenerator {
       """
       /// Whether event \(literal(event.name)) would take a transition now.
       \(modifiers)var can\(NameRules.capitalized(event.identifier)): Bool {
-        \(ids)\(observationAccessStatement)return \(definition).can(\(id), on: self)
+        \(ids)\(observationAccessStatement)return \(definition)._$canGenerated(\(id), on: self)
       }
       """,
     ]

@@ -173,7 +173,10 @@ extension StateMachineDefinition {
 
   @inlinable @inline(__always)
   func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
-    if event.definition == compiled.identity, model._$stateMachineLock == nil,
+    // The model check reads the object's definition (a lazy static for a generated class);
+    // generated members skip it, their object is driven by this definition by construction.
+    if event.definition == compiled.identity, modelChecked || model.stateMachineDefinition === self,
+      model._$stateMachineLock == nil,
       model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks
     {
       let slot = fastSlot(event, model._$stateMachineStorage.stateIndex)
@@ -397,14 +400,45 @@ extension StateMachineDefinition {
   /// a guarded transition answers `false` (its guards cannot run meanwhile).
   @inlinable
   public func can(_ event: StateMachineEventID, on model: Model) -> Bool {
-    guard accepts(event, on: model) else { return false }
-    startIfNeeded(model)
-    let slot: Int32 = locked(model) {
-      if model._$stateMachineStorage.isTerminated { return CompiledMachine<Model>.noTransition }
-      return compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)]
+    can(event, model, modelChecked: false)
+  }
+
+  /// ``can(_:on:)`` for the members ``StateMachine()`` generates (see ``_$fireGenerated(_:on:)``).
+  @inlinable
+  public func _$canGenerated(_ event: StateMachineEventID, on model: Model) -> Bool {
+    can(event, model, modelChecked: true)
+  }
+
+  @inlinable @inline(__always)
+  func can(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    // Inline: an object without a lock, started and not terminated, and a slot the table answers.
+    if event.definition == compiled.identity, modelChecked || model.stateMachineDefinition === self,
+      model._$stateMachineLock == nil,
+      model._$stateMachineStorage.slowPathFlags & (StateMachineStorage.unstartedFlag | StateMachineStorage.terminatedFlag) == 0,
+      let answer = answerFromTable(compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)])
+    {
+      return answer
     }
-    if let answer = answerFromTable(slot) { return answer }
-    return withGuardsEvaluable(model, otherwise: false) { from in canTake(event.index, from: from, model) }
+    return Self.canOutOfLine(Unmanaged.passUnretained(self), event, model)
+  }
+
+  /// Everything ``can(_:on:)`` does not answer inline.
+  @inlinable @inline(never)
+  static func canOutOfLine(
+    _ definition: Unmanaged<StateMachineDefinition<Model>>, _ event: StateMachineEventID, _ model: Model
+  ) -> Bool {
+    definition._withUnsafeGuaranteedRef { definition in
+      guard definition.accepts(event, on: model) else { return false }
+      definition.startIfNeeded(model)
+      let slot: Int32 = definition.locked(model) {
+        if model._$stateMachineStorage.isTerminated { return CompiledMachine<Model>.noTransition }
+        return definition.compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)]
+      }
+      if let answer = definition.answerFromTable(slot) { return answer }
+      return definition.withGuardsEvaluable(model, otherwise: false) { from in
+        definition.canTake(event.index, from: from, model)
+      }
+    }
   }
 
   /// The answer of `can` that a table slot gives without running a guard, or `nil`.

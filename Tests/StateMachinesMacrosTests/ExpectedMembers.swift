@@ -69,7 +69,7 @@ enum ExpectedMembers {
         /// Whether event "\(name)" would take a transition now.
         var can\(capitalized): Bool {
           let ids = \(className)._$stateMachineIDs
-          return \(definition(className)).can(ids.event_\(identifier), on: self)
+          return \(definition(className))._$canGenerated(ids.event_\(identifier), on: self)
         }
       """
   }

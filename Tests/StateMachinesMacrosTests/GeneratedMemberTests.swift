@@ -108,7 +108,7 @@ import Testing
           /// Whether event "activate" would take a transition now.
           var canActivate: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_activate, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_activate, on: self)
           }
 
           /// Fires event "suspend". Returns whether a transition happened.
@@ -128,7 +128,7 @@ import Testing
           /// Whether event "suspend" would take a transition now.
           var canSuspend: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_suspend, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_suspend, on: self)
           }
 
           /// Fires event "unsuspend". Returns whether a transition happened.
@@ -148,7 +148,7 @@ import Testing
           /// Whether event "unsuspend" would take a transition now.
           var canUnsuspend: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_unsuspend, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_unsuspend, on: self)
           }
 
           /// Fires event "terminate". Returns whether a transition happened.
@@ -168,7 +168,7 @@ import Testing
           /// Whether event "terminate" would take a transition now.
           var canTerminate: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).can(ids.event_terminate, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_terminate, on: self)
           }
 
           /// Whether the machine is in state "pendingActivation".
@@ -273,7 +273,7 @@ import Testing
           /// Whether event "open" would take a transition now.
           public var canOpen: Bool {
             let ids = Door._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).can(ids.event_open, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self)._$canGenerated(ids.event_open, on: self)
           }
 
           /// Whether the machine is in state "closed".
@@ -366,7 +366,7 @@ import Testing
           /// Whether event "switchOn" would take a transition now.
           final var canSwitchOn: Bool {
             let ids = Lamp._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).can(ids.event_switchOn, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self)._$canGenerated(ids.event_switchOn, on: self)
           }
 
           /// Whether the machine is in state "off".
@@ -486,7 +486,7 @@ import Testing
           /// Whether event "show" would take a transition now.
           var canShow: Bool {
             let ids = Screen._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).can(ids.event_show, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self)._$canGenerated(ids.event_show, on: self)
           }
 
           /// Whether the machine is in state "hidden".
@@ -579,7 +579,7 @@ import Testing
           /// Whether event "start" would take a transition now.
           var canStart: Bool {
             let ids = Counter._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).can(ids.event_start, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self)._$canGenerated(ids.event_start, on: self)
           }
 
           /// Whether the machine is in state "idle".
@@ -760,7 +760,7 @@ import Testing
           /// Whether event "turn" would take a transition now.
           var canTurn: Bool {
             let ids = Valve._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).can(ids.event_turn, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self)._$canGenerated(ids.event_turn, on: self)
           }
 
           /// Whether the machine is in state "shut".

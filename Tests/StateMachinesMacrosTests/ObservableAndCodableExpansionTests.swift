@@ -91,7 +91,7 @@ import Testing
           var canFlip: Bool {
             let ids = Toggle._$stateMachineIDs
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).can(ids.event_flip, on: self)
+            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self)._$canGenerated(ids.event_flip, on: self)
           }
 
           /// Whether the machine is in state "off".

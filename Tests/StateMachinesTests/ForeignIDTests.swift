@@ -45,6 +45,12 @@ struct ForeignIDTests {
     let definition = door.stateMachineDefinition
     #expect(!definition.fire(definition.eventID("open"), on: counter))
     #expect(counter.state == "zero")
+    // A state index past this definition's table is never read.
+    #expect(counter.fire("c"))
+    #expect(!definition.fire(definition.eventID("open"), on: counter))
+    #expect(!definition.can(definition.eventID("open"), on: counter))
+    #expect(stateMachineError { try definition.fireOrThrow(definition.eventID("open"), on: counter) } == .foreignID)
+    #expect(counter.state == "three")
   }
 
   @Test("a state ID of another definition is never current")
