@@ -55,10 +55,11 @@ struct MemberGenerator {
   /// The resolved IDs of the events and states and the definition itself, in one struct stored in
   /// one static property: the first access resolves them all, and every generated member checks
   /// one initialisation token (`swift_once`, a call on Linux), not one for the IDs and one for the
-  /// definition; a loop that fires several events checks it once. The definition is stored as
-  /// `AnyObject` and the initializer is generic so that the struct needs no conformance of the
-  /// class, which may be isolated to a global actor; members get it back with `unsafeDowncast`
-  /// (free in a release build).
+  /// definition; a loop that fires several events checks it once. The definition is kept as an
+  /// opaque pointer (it is a `static let`, alive for the whole process), so that reading it costs
+  /// no retain and release; the runtime's `_$fire`, `_$can` and `_$isInState` take it back. The
+  /// initializer is generic so that the struct needs no conformance of the class, which may be
+  /// isolated to a global actor.
   private func idMembers(states: [GeneratedName], events: [GeneratedName]) -> [String] {
     let fields =
       events.map { "  let event_\($0.identifier): StateMachines.StateMachineEventID\n" }
@@ -68,11 +69,11 @@ struct MemberGenerator {
       + states.map { "    state_\($0.identifier) = definition.stateID(\(StringLiteralExprSyntax(content: $0.name)))\n" }
     return [
       """
-      private struct _$StateMachineIDs {
-        let definition: any AnyObject & Sendable
+      private struct _$StateMachineIDs: @unchecked Sendable {
+        let definition: UnsafeRawPointer
       \(fields.joined())
         init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-          self.definition = definition
+          self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
       \(assignments.joined())  }
       }
       """,
@@ -200,11 +201,12 @@ struct MemberGenerator {
     ]
   }
 
-  /// `let ids = …` and the definition from it, for a member's body: one initialisation check.
+  /// `let ids = …` for a member's body (one initialisation check), and the definition's type,
+  /// whose `_$fire`, `_$can` and `_$isInState` take `ids.definition`.
   private var idsAndDefinition: (ids: String, definition: String) {
     (
       "let ids = \(machineClass.name)._$stateMachineIDs\n  ",
-      "unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<\(machineClass.name)>.self)"
+      "StateMachines.StateMachineDefinition<\(machineClass.name)>"
     )
   }
 
@@ -216,20 +218,20 @@ struct MemberGenerator {
       /// Fires event \(literal(event.name)). Returns whether a transition happened.
       @discardableResult
       \(modifiers)func \(event.identifier)() -> Bool {
-        \(ids)return \(definition)._$fireGenerated(\(id), on: self)
+        \(ids)return \(definition)._$fire(ids.definition, \(id), on: self)
       }
       """,
       """
       /// Fires event \(literal(event.name)) with a payload that callbacks, guards and actions receive.
       @discardableResult
       \(modifiers)func \(event.identifier)(with payload: any Sendable) -> Bool {
-        \(ids)return \(definition).fire(\(id), payload: payload, on: self)
+        \(ids)return \(definition)._$fire(ids.definition, \(id), payload: payload, on: self)
       }
       """,
       """
       /// Whether event \(literal(event.name)) would take a transition now.
       \(modifiers)var can\(NameRules.capitalized(event.identifier)): Bool {
-        \(ids)\(observationAccessStatement)return \(definition)._$canGenerated(\(id), on: self)
+        \(ids)\(observationAccessStatement)return \(definition)._$can(ids.definition, \(id), on: self)
       }
       """,
     ]
@@ -240,7 +242,7 @@ struct MemberGenerator {
       """
       /// Whether the machine is in state \(literal(state.name)).
       \(modifiers)var is\(NameRules.capitalized(state.identifier)): Bool {
-        \(idsAndDefinition.ids)\(observationAccessStatement)return \(idsAndDefinition.definition).isInState(ids.state_\(state.identifier), on: self)
+        \(idsAndDefinition.ids)\(observationAccessStatement)return \(idsAndDefinition.definition)._$isInState(ids.definition, ids.state_\(state.identifier), on: self)
       }
       """,
     ]

@@ -164,11 +164,52 @@ extension StateMachineDefinition {
     fire(event, model, modelChecked: false)
   }
 
-  /// ``fire(_:on:)`` for the members ``StateMachine()`` generates: their object is driven by this
-  /// definition by construction, so only the ID is checked.
+  // MARK: Entry points of generated members
+  //
+  // A generated member reaches its definition through the class's IDs static, which keeps the
+  // definition as an opaque pointer: reading a strong reference out of the static would retain
+  // and release it on every call (two atomic operations). The pointer stays valid because the
+  // definition is a `static let` of the class, alive for the rest of the process. The object is
+  // driven by this definition by construction, so only the ID is checked.
+
+  /// The definition behind an opaque pointer kept by a class's IDs (see above).
   @inlinable @inline(__always)
-  public func _$fireGenerated(_ event: StateMachineEventID, on model: Model) -> Bool {
-    fire(event, model, modelChecked: true)
+  public static func _$opaque(_ definition: StateMachineDefinition<Model>) -> UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(definition).toOpaque())
+  }
+
+  /// ``fire(_:on:)`` for a generated event method.
+  @inlinable @inline(__always)
+  public static func _$fire(_ definition: UnsafeRawPointer, _ event: StateMachineEventID, on model: Model) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.fire(event, model, modelChecked: true)
+    }
+  }
+
+  /// ``fire(_:payload:on:)`` for a generated event method that takes a payload.
+  @inlinable
+  public static func _$fire(
+    _ definition: UnsafeRawPointer, _ event: StateMachineEventID, payload: any Sendable, on model: Model
+  ) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.fire(event, payload: payload, on: model)
+    }
+  }
+
+  /// ``can(_:on:)`` for a generated `can<Event>` query.
+  @inlinable @inline(__always)
+  public static func _$can(_ definition: UnsafeRawPointer, _ event: StateMachineEventID, on model: Model) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.can(event, model, modelChecked: true)
+    }
+  }
+
+  /// ``isInState(_:on:)`` for a generated `is<State>` query.
+  @inlinable @inline(__always)
+  public static func _$isInState(_ definition: UnsafeRawPointer, _ state: StateMachineStateID, on model: Model) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.isInState(state, on: model)
+    }
   }
 
   @inlinable @inline(__always)
@@ -401,12 +442,6 @@ extension StateMachineDefinition {
   @inlinable
   public func can(_ event: StateMachineEventID, on model: Model) -> Bool {
     can(event, model, modelChecked: false)
-  }
-
-  /// ``can(_:on:)`` for the members ``StateMachine()`` generates (see ``_$fireGenerated(_:on:)``).
-  @inlinable
-  public func _$canGenerated(_ event: StateMachineEventID, on model: Model) -> Bool {
-    can(event, model, modelChecked: true)
   }
 
   @inlinable @inline(__always)

@@ -36,11 +36,11 @@ enum ExpectedMembers {
       events.map { "      event_\($0.1) = definition.eventID(\"\($0.0)\")\n" }
       + states.map { "      state_\($0.1) = definition.stateID(\"\($0.0)\")\n" }
     return """
-        private struct _$StateMachineIDs {
-          let definition: any AnyObject & Sendable
+        private struct _$StateMachineIDs: @unchecked Sendable {
+          let definition: UnsafeRawPointer
       \(fields.joined())
           init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-            self.definition = definition
+            self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
       \(assignments.joined())    }
         }
 
@@ -56,20 +56,20 @@ enum ExpectedMembers {
         @discardableResult
         func \(identifier)() -> Bool {
           let ids = \(className)._$stateMachineIDs
-          return \(definition(className))._$fireGenerated(ids.event_\(identifier), on: self)
+          return \(definition(className))._$fire(ids.definition, ids.event_\(identifier), on: self)
         }
 
         /// Fires event "\(name)" with a payload that callbacks, guards and actions receive.
         @discardableResult
         func \(identifier)(with payload: any Sendable) -> Bool {
           let ids = \(className)._$stateMachineIDs
-          return \(definition(className)).fire(ids.event_\(identifier), payload: payload, on: self)
+          return \(definition(className))._$fire(ids.definition, ids.event_\(identifier), payload: payload, on: self)
         }
 
         /// Whether event "\(name)" would take a transition now.
         var can\(capitalized): Bool {
           let ids = \(className)._$stateMachineIDs
-          return \(definition(className))._$canGenerated(ids.event_\(identifier), on: self)
+          return \(definition(className))._$can(ids.definition, ids.event_\(identifier), on: self)
         }
       """
   }
@@ -81,14 +81,14 @@ enum ExpectedMembers {
         /// Whether the machine is in state "\(name)".
         var is\(capitalized): Bool {
           let ids = \(className)._$stateMachineIDs
-          return \(definition(className)).isInState(ids.state_\(identifier), on: self)
+          return \(definition(className))._$isInState(ids.definition, ids.state_\(identifier), on: self)
         }
       """
   }
 
   /// How generated members get the definition back from the IDs.
   private static func definition(_ className: String) -> String {
-    "unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<\(className)>.self)"
+    "StateMachines.StateMachineDefinition<\(className)>"
   }
 
   /// The conformance the extension macro adds to a class that is not actor-isolated.

@@ -65,8 +65,8 @@ import Testing
             nil
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let event_activate: StateMachines.StateMachineEventID
             let event_suspend: StateMachines.StateMachineEventID
             let event_unsuspend: StateMachines.StateMachineEventID
@@ -77,7 +77,7 @@ import Testing
             let state_terminated: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               event_activate = definition.eventID("activate")
               event_suspend = definition.eventID("suspend")
               event_unsuspend = definition.eventID("unsuspend")
@@ -95,104 +95,104 @@ import Testing
           @discardableResult
           func activate() -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_activate, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_activate, on: self)
           }
 
           /// Fires event "activate" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func activate(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_activate, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_activate, payload: payload, on: self)
           }
 
           /// Whether event "activate" would take a transition now.
           var canActivate: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_activate, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$can(ids.definition, ids.event_activate, on: self)
           }
 
           /// Fires event "suspend". Returns whether a transition happened.
           @discardableResult
           func suspend() -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_suspend, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_suspend, on: self)
           }
 
           /// Fires event "suspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func suspend(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_suspend, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_suspend, payload: payload, on: self)
           }
 
           /// Whether event "suspend" would take a transition now.
           var canSuspend: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_suspend, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$can(ids.definition, ids.event_suspend, on: self)
           }
 
           /// Fires event "unsuspend". Returns whether a transition happened.
           @discardableResult
           func unsuspend() -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_unsuspend, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_unsuspend, on: self)
           }
 
           /// Fires event "unsuspend" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func unsuspend(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_unsuspend, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_unsuspend, payload: payload, on: self)
           }
 
           /// Whether event "unsuspend" would take a transition now.
           var canUnsuspend: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_unsuspend, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$can(ids.definition, ids.event_unsuspend, on: self)
           }
 
           /// Fires event "terminate". Returns whether a transition happened.
           @discardableResult
           func terminate() -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$fireGenerated(ids.event_terminate, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_terminate, on: self)
           }
 
           /// Fires event "terminate" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func terminate(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).fire(ids.event_terminate, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_terminate, payload: payload, on: self)
           }
 
           /// Whether event "terminate" would take a transition now.
           var canTerminate: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self)._$canGenerated(ids.event_terminate, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$can(ids.definition, ids.event_terminate, on: self)
           }
 
           /// Whether the machine is in state "pendingActivation".
           var isPendingActivation: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_pendingActivation, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$isInState(ids.definition, ids.state_pendingActivation, on: self)
           }
 
           /// Whether the machine is in state "active".
           var isActive: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_active, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$isInState(ids.definition, ids.state_active, on: self)
           }
 
           /// Whether the machine is in state "suspended".
           var isSuspended: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_suspended, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$isInState(ids.definition, ids.state_suspended, on: self)
           }
 
           /// Whether the machine is in state "terminated".
           var isTerminated: Bool {
             let ids = Subscription._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Subscription>.self).isInState(ids.state_terminated, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$isInState(ids.definition, ids.state_terminated, on: self)
           }
         }
 
@@ -240,14 +240,14 @@ import Testing
             nil
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let event_open: StateMachines.StateMachineEventID
             let state_closed: StateMachines.StateMachineStateID
             let state_open: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               event_open = definition.eventID("open")
               state_closed = definition.stateID("closed")
               state_open = definition.stateID("open")
@@ -260,32 +260,32 @@ import Testing
           @discardableResult
           public func open() -> Bool {
             let ids = Door._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self)._$fireGenerated(ids.event_open, on: self)
+            return StateMachines.StateMachineDefinition<Door>._$fire(ids.definition, ids.event_open, on: self)
           }
 
           /// Fires event "open" with a payload that callbacks, guards and actions receive.
           @discardableResult
           public func open(with payload: any Sendable) -> Bool {
             let ids = Door._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).fire(ids.event_open, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Door>._$fire(ids.definition, ids.event_open, payload: payload, on: self)
           }
 
           /// Whether event "open" would take a transition now.
           public var canOpen: Bool {
             let ids = Door._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self)._$canGenerated(ids.event_open, on: self)
+            return StateMachines.StateMachineDefinition<Door>._$can(ids.definition, ids.event_open, on: self)
           }
 
           /// Whether the machine is in state "closed".
           public var isClosed: Bool {
             let ids = Door._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).isInState(ids.state_closed, on: self)
+            return StateMachines.StateMachineDefinition<Door>._$isInState(ids.definition, ids.state_closed, on: self)
           }
 
           /// Whether the machine is in state "open".
           public var isOpen: Bool {
             let ids = Door._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Door>.self).isInState(ids.state_open, on: self)
+            return StateMachines.StateMachineDefinition<Door>._$isInState(ids.definition, ids.state_open, on: self)
           }
         }
 
@@ -333,14 +333,14 @@ import Testing
             nil
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let event_switchOn: StateMachines.StateMachineEventID
             let state_off: StateMachines.StateMachineStateID
             let state_on: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               event_switchOn = definition.eventID("switchOn")
               state_off = definition.stateID("off")
               state_on = definition.stateID("on")
@@ -353,32 +353,32 @@ import Testing
           @discardableResult
           final func switchOn() -> Bool {
             let ids = Lamp._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self)._$fireGenerated(ids.event_switchOn, on: self)
+            return StateMachines.StateMachineDefinition<Lamp>._$fire(ids.definition, ids.event_switchOn, on: self)
           }
 
           /// Fires event "switchOn" with a payload that callbacks, guards and actions receive.
           @discardableResult
           final func switchOn(with payload: any Sendable) -> Bool {
             let ids = Lamp._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).fire(ids.event_switchOn, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Lamp>._$fire(ids.definition, ids.event_switchOn, payload: payload, on: self)
           }
 
           /// Whether event "switchOn" would take a transition now.
           final var canSwitchOn: Bool {
             let ids = Lamp._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self)._$canGenerated(ids.event_switchOn, on: self)
+            return StateMachines.StateMachineDefinition<Lamp>._$can(ids.definition, ids.event_switchOn, on: self)
           }
 
           /// Whether the machine is in state "off".
           final var isOff: Bool {
             let ids = Lamp._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).isInState(ids.state_off, on: self)
+            return StateMachines.StateMachineDefinition<Lamp>._$isInState(ids.definition, ids.state_off, on: self)
           }
 
           /// Whether the machine is in state "on".
           final var isOn: Bool {
             let ids = Lamp._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Lamp>.self).isInState(ids.state_on, on: self)
+            return StateMachines.StateMachineDefinition<Lamp>._$isInState(ids.definition, ids.state_on, on: self)
           }
         }
 
@@ -453,14 +453,14 @@ import Testing
             Screen.stateMachine.isInState(Screen.stateMachine.stateID(state), on: self)
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let event_show: StateMachines.StateMachineEventID
             let state_hidden: StateMachines.StateMachineStateID
             let state_shown: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               event_show = definition.eventID("show")
               state_hidden = definition.stateID("hidden")
               state_shown = definition.stateID("shown")
@@ -473,32 +473,32 @@ import Testing
           @discardableResult
           func show() -> Bool {
             let ids = Screen._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self)._$fireGenerated(ids.event_show, on: self)
+            return StateMachines.StateMachineDefinition<Screen>._$fire(ids.definition, ids.event_show, on: self)
           }
 
           /// Fires event "show" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func show(with payload: any Sendable) -> Bool {
             let ids = Screen._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).fire(ids.event_show, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Screen>._$fire(ids.definition, ids.event_show, payload: payload, on: self)
           }
 
           /// Whether event "show" would take a transition now.
           var canShow: Bool {
             let ids = Screen._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self)._$canGenerated(ids.event_show, on: self)
+            return StateMachines.StateMachineDefinition<Screen>._$can(ids.definition, ids.event_show, on: self)
           }
 
           /// Whether the machine is in state "hidden".
           var isHidden: Bool {
             let ids = Screen._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).isInState(ids.state_hidden, on: self)
+            return StateMachines.StateMachineDefinition<Screen>._$isInState(ids.definition, ids.state_hidden, on: self)
           }
 
           /// Whether the machine is in state "shown".
           var isShown: Bool {
             let ids = Screen._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Screen>.self).isInState(ids.state_shown, on: self)
+            return StateMachines.StateMachineDefinition<Screen>._$isInState(ids.definition, ids.state_shown, on: self)
           }
         }
 
@@ -546,14 +546,14 @@ import Testing
             StateMachines.StateMachineLock(guarding: self)
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let event_start: StateMachines.StateMachineEventID
             let state_idle: StateMachines.StateMachineStateID
             let state_busy: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               event_start = definition.eventID("start")
               state_idle = definition.stateID("idle")
               state_busy = definition.stateID("busy")
@@ -566,32 +566,32 @@ import Testing
           @discardableResult
           func start() -> Bool {
             let ids = Counter._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self)._$fireGenerated(ids.event_start, on: self)
+            return StateMachines.StateMachineDefinition<Counter>._$fire(ids.definition, ids.event_start, on: self)
           }
 
           /// Fires event "start" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func start(with payload: any Sendable) -> Bool {
             let ids = Counter._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).fire(ids.event_start, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Counter>._$fire(ids.definition, ids.event_start, payload: payload, on: self)
           }
 
           /// Whether event "start" would take a transition now.
           var canStart: Bool {
             let ids = Counter._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self)._$canGenerated(ids.event_start, on: self)
+            return StateMachines.StateMachineDefinition<Counter>._$can(ids.definition, ids.event_start, on: self)
           }
 
           /// Whether the machine is in state "idle".
           var isIdle: Bool {
             let ids = Counter._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).isInState(ids.state_idle, on: self)
+            return StateMachines.StateMachineDefinition<Counter>._$isInState(ids.definition, ids.state_idle, on: self)
           }
 
           /// Whether the machine is in state "busy".
           var isBusy: Bool {
             let ids = Counter._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Counter>.self).isInState(ids.state_busy, on: self)
+            return StateMachines.StateMachineDefinition<Counter>._$isInState(ids.definition, ids.state_busy, on: self)
           }
         }
 
@@ -633,19 +633,19 @@ import Testing
           /// Whether the machine is in state "in_progress".
           var isInProgress: Bool {
             let ids = Ticket._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Ticket>.self).isInState(ids.state_inProgress, on: self)
+            return StateMachines.StateMachineDefinition<Ticket>._$isInState(ids.definition, ids.state_inProgress, on: self)
           }
 
           /// Whether the machine is in state "on-hold".
           var isOnHold: Bool {
             let ids = Ticket._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Ticket>.self).isInState(ids.state_onHold, on: self)
+            return StateMachines.StateMachineDefinition<Ticket>._$isInState(ids.definition, ids.state_onHold, on: self)
           }
 
           /// Whether the machine is in state "waiting for review".
           var isWaitingForReview: Bool {
             let ids = Ticket._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Ticket>.self).isInState(ids.state_waitingForReview, on: self)
+            return StateMachines.StateMachineDefinition<Ticket>._$isInState(ids.definition, ids.state_waitingForReview, on: self)
           }
         }
 
@@ -727,14 +727,14 @@ import Testing
             nil
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let event_turn: StateMachines.StateMachineEventID
             let state_shut: StateMachines.StateMachineStateID
             let state_flowing: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               event_turn = definition.eventID("turn")
               state_shut = definition.stateID("shut")
               state_flowing = definition.stateID("flowing")
@@ -747,32 +747,32 @@ import Testing
           @discardableResult
           func turn() -> Bool {
             let ids = Valve._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self)._$fireGenerated(ids.event_turn, on: self)
+            return StateMachines.StateMachineDefinition<Valve>._$fire(ids.definition, ids.event_turn, on: self)
           }
 
           /// Fires event "turn" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func turn(with payload: any Sendable) -> Bool {
             let ids = Valve._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).fire(ids.event_turn, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Valve>._$fire(ids.definition, ids.event_turn, payload: payload, on: self)
           }
 
           /// Whether event "turn" would take a transition now.
           var canTurn: Bool {
             let ids = Valve._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self)._$canGenerated(ids.event_turn, on: self)
+            return StateMachines.StateMachineDefinition<Valve>._$can(ids.definition, ids.event_turn, on: self)
           }
 
           /// Whether the machine is in state "shut".
           var isShut: Bool {
             let ids = Valve._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).isInState(ids.state_shut, on: self)
+            return StateMachines.StateMachineDefinition<Valve>._$isInState(ids.definition, ids.state_shut, on: self)
           }
 
           /// Whether the machine is in state "flowing".
           var isFlowing: Bool {
             let ids = Valve._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Valve>.self).isInState(ids.state_flowing, on: self)
+            return StateMachines.StateMachineDefinition<Valve>._$isInState(ids.definition, ids.state_flowing, on: self)
           }
         }
 

@@ -57,14 +57,14 @@ import Testing
             _$observationRegistrar.didSet(self, keyPath: \\.state)
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let event_flip: StateMachines.StateMachineEventID
             let state_off: StateMachines.StateMachineStateID
             let state_on: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               event_flip = definition.eventID("flip")
               state_off = definition.stateID("off")
               state_on = definition.stateID("on")
@@ -77,35 +77,35 @@ import Testing
           @discardableResult
           func flip() -> Bool {
             let ids = Toggle._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self)._$fireGenerated(ids.event_flip, on: self)
+            return StateMachines.StateMachineDefinition<Toggle>._$fire(ids.definition, ids.event_flip, on: self)
           }
 
           /// Fires event "flip" with a payload that callbacks, guards and actions receive.
           @discardableResult
           func flip(with payload: any Sendable) -> Bool {
             let ids = Toggle._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).fire(ids.event_flip, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Toggle>._$fire(ids.definition, ids.event_flip, payload: payload, on: self)
           }
 
           /// Whether event "flip" would take a transition now.
           var canFlip: Bool {
             let ids = Toggle._$stateMachineIDs
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self)._$canGenerated(ids.event_flip, on: self)
+            return StateMachines.StateMachineDefinition<Toggle>._$can(ids.definition, ids.event_flip, on: self)
           }
 
           /// Whether the machine is in state "off".
           var isOff: Bool {
             let ids = Toggle._$stateMachineIDs
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).isInState(ids.state_off, on: self)
+            return StateMachines.StateMachineDefinition<Toggle>._$isInState(ids.definition, ids.state_off, on: self)
           }
 
           /// Whether the machine is in state "on".
           var isOn: Bool {
             let ids = Toggle._$stateMachineIDs
             _$observationRegistrar.access(self, keyPath: \\.state)
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Toggle>.self).isInState(ids.state_on, on: self)
+            return StateMachines.StateMachineDefinition<Toggle>._$isInState(ids.definition, ids.state_on, on: self)
           }
         }
 
@@ -177,12 +177,12 @@ import Testing
             nil
           }
 
-          private struct _$StateMachineIDs {
-            let definition: any AnyObject & Sendable
+          private struct _$StateMachineIDs: @unchecked Sendable {
+            let definition: UnsafeRawPointer
             let state_packed: StateMachines.StateMachineStateID
 
             init<Model>(_ definition: StateMachines.StateMachineDefinition<Model>) {
-              self.definition = definition
+              self.definition = StateMachines.StateMachineDefinition<Model>._$opaque(definition)
               state_packed = definition.stateID("packed")
             }
           }
@@ -192,7 +192,7 @@ import Testing
           /// Whether the machine is in state "packed".
           var isPacked: Bool {
             let ids = Parcel._$stateMachineIDs
-            return unsafeDowncast(ids.definition, to: StateMachines.StateMachineDefinition<Parcel>.self).isInState(ids.state_packed, on: self)
+            return StateMachines.StateMachineDefinition<Parcel>._$isInState(ids.definition, ids.state_packed, on: self)
           }
         }
 
