@@ -92,6 +92,9 @@ struct CompiledMachine<Model> {
   @usableFromInline let entryActions: [[EntryAction]]
   @usableFromInline let exitActions: [[Callback]]
   @usableFromInline let isFinal: [Bool]
+  /// Whether any callback, guard or action takes the ``Transition``, or an observer needs it: the
+  /// full step then builds it once per step.
+  @usableFromInline let takesTransition: Bool
   @usableFromInline let observers: [Observer]
   /// Per state: the timeouts and notifications armed while in it.
   @usableFromInline let triggers: [[Trigger]]
@@ -126,6 +129,7 @@ struct CompiledMachine<Model> {
     entryActions = Array(repeating: [], count: states.count)
     exitActions = Array(repeating: [], count: states.count)
     isFinal = Array(repeating: false, count: states.count)
+    takesTransition = false
     observers = []
     triggers = Array(repeating: [], count: states.count)
     declaredTransitions = []
@@ -169,6 +173,7 @@ struct CompiledMachine<Model> {
     for state in builder.finalStates { isFinal[Int(stateIndexByName[state]!)] = true }
     self.isFinal = isFinal
     observers = builder.observers
+    takesTransition = Self.anyTakesTransition(builder)
     log = builder.log
     clock = builder.clock
     notificationCenter = builder.notificationCenter
@@ -360,6 +365,28 @@ struct CompiledMachine<Model> {
     }
     guard let before = boxes(before), let after = boxes(after) else { return nil }
     return (before, after)
+  }
+
+  /// Whether anything of `builder` receives the ``Transition``.
+  private static func anyTakesTransition(_ builder: StateMachineBuilder<Model>) -> Bool {
+    func takes(_ callback: MachineCallback<Model>?) -> Bool {
+      if case .withTransition? = callback { return true }
+      return false
+    }
+    func takes(_ guardBody: MachineGuard<Model>?) -> Bool {
+      if case .withTransition? = guardBody { return true }
+      return false
+    }
+    func takes(_ entry: MachineEntryAction<Model>) -> Bool {
+      switch entry {
+      case .callback(let callback): return takes(callback)
+      case .then: return true
+      }
+    }
+    return !builder.observers.isEmpty
+      || builder.beforeCallbacks.contains { takes($0.body) } || builder.afterCallbacks.contains { takes($0.body) }
+      || builder.exitActions.contains { takes($0.body) } || builder.entryActions.contains { takes($0.body) }
+      || builder.transitions.contains { takes($0.guardBody) || takes($0.action) }
   }
 
   private static func checkNames(

@@ -97,19 +97,25 @@ extension StateMachineDefinition {
   }
 
   /// Ends a run to completion: runs the events queued meanwhile, each as its own step, then
-  /// releases the machine. Returns the error of a run that hit the step limit.
+  /// releases the machine. Returns whether the run hit the step limit (see ``limitError(_:)``).
   @inlinable
-  func endRun(_ model: Model, event: Int32) -> StateMachineError? {
+  func endRun(_ model: Model, event: Int32) -> Bool {
     let lock = model._$stateMachineLock
     lock?.lock()
     if !model._$stateMachineStorage.hasQueuedEvents {
       model._$stateMachineStorage.isBusy = false
       lock?.unlock()
       if lock != nil { ThreadSteps.pop() }
-      return nil
+      return false
     }
     lock?.unlock()
     return drainQueue(model, event: event)
+  }
+
+  /// The error of a run to completion of `event` that hit the step limit.
+  @usableFromInline
+  func limitError(_ event: Int32) -> StateMachineError {
+    .runToCompletionLimit(event: eventName(event), steps: compiled.maxSteps)
   }
 
   /// Runs the queued events, each as its own step; errors of queued events go to the log. Then
@@ -120,25 +126,24 @@ extension StateMachineDefinition {
   /// Events that other threads queued while the machine was busy are not part of this run: they
   /// always run, exactly once, and do not count.
   @usableFromInline @inline(never)
-  func drainQueue(_ model: Model, event: Int32) -> StateMachineError? {
+  func drainQueue(_ model: Model, event: Int32) -> Bool {
     let lock = model._$stateMachineLock
     var steps = 1
-    var limitError: StateMachineError?
+    var hitLimit = false
     while true {
       lock?.lock()
       guard let next = model._$stateMachineStorage.dequeue() else {
         model._$stateMachineStorage.isBusy = false
         lock?.unlock()
         if lock != nil { ThreadSteps.pop() }
-        return limitError
+        return hitLimit
       }
       if next.isOwn && steps >= compiled.maxSteps {
         let dropped = 1 + model._$stateMachineStorage.dropOwnQueued(after: 0)
         lock?.unlock()
-        let error = StateMachineError.runToCompletionLimit(event: eventName(event), steps: steps)
         (compiled.log ?? .standardError).write(
-          "[\(Model.self)] \(error); dropped \(dropped) queued event(s), the first '\(eventName(next.event))'")
-        limitError = error
+          "[\(Model.self)] \(limitError(event)); dropped \(dropped) queued event(s), the first '\(eventName(next.event))'")
+        hitLimit = true
         continue
       }
       lock?.unlock()
@@ -578,7 +583,7 @@ extension StateMachineDefinition {
     }
     model._$stateMachineDidChangeState()
     if !isFinal { arm(index, model) }
-    if let error = endRun(model, event: -1) { throw error }
+    if endRun(model, event: -1) { throw limitError(-1) }
   }
 
   // MARK: The full step
@@ -637,7 +642,7 @@ extension StateMachineDefinition {
     } else {
       outcome = step(event, payload, model)
     }
-    if let limit = endRun(model, event: event) { return .failed(limit, transitionHappened: outcome.happened) }
+    if endRun(model, event: event) { return .failed(limitError(event), transitionHappened: outcome.happened) }
     return outcome
   }
 
@@ -723,14 +728,14 @@ extension StateMachineDefinition {
     }
     let to = selected.target >= 0 ? selected.target : from
     let isExternal = !selected.isInternal
-    // The Transition is built once, and only if a callback takes it.
-    var built: Transition?
+    // The Transition is built once, up front, if any callback of the definition takes it; else
+    // never (no callback asks). Read-only afterwards: no optional to fill in, no access checks.
+    let built: Transition? =
+      compiled.takesTransition
+      ? Transition(event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
+      : nil
     func transition() -> Transition {
-      if let built { return built }
-      let made = Transition(
-        event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
-      built = made
-      return made
+      built ?? Transition(event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
     }
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
     do {

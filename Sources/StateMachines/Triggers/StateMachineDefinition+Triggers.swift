@@ -112,7 +112,7 @@ extension StateMachineDefinition {
     // A busy machine is running a step, so it has started.
     guard case .taken = admit(model, whileBusy: {}) else { return }
     let outcome = locked(model, { model._$stateMachineStorage.isUnstarted }) ? enter(model) : .accepted
-    if let limit = endRun(model, event: -1) { throw limit }
+    if endRun(model, event: -1) { throw limitError(-1) }
     if case .failed(let error, _) = outcome { throw error }
   }
 
