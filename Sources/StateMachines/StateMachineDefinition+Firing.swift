@@ -54,8 +54,9 @@ extension StateMachineDefinition {
     return try body()
   }
 
-  /// Whether `event` is an ID of this definition and `model` is driven by it: one compare on the
-  /// hot path (the model's definition is the static the generated method already loaded).
+  /// Whether `event` is an ID of this definition and `model` is driven by it. (The inlined fast
+  /// path of a generated member compares the ID only: its object is driven by this definition by
+  /// construction.)
   @inlinable @inline(__always)
   func accepts(_ event: StateMachineEventID, on model: Model) -> Bool {
     event.definition == compiled.identity && model.stateMachineDefinition === self

@@ -69,15 +69,6 @@ public struct StateMachineStorage {
     return before - extras.queue.count
   }
 
-  /// Removes and returns every queued event.
-  @inlinable mutating func dequeueAll() -> [QueuedEvent] {
-    guard let extras else { return [] }
-    let all = extras.queue
-    extras.queue.removeAll(keepingCapacity: true)
-    set(Self.queuedFlag, false)
-    return all
-  }
-
   /// True while a run-to-completion step runs; an event fired meanwhile is queued.
   @inlinable var isBusy: Bool {
     get { slowPathFlags & Self.busyFlag != 0 }
