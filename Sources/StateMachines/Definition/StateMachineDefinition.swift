@@ -94,11 +94,18 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// Inlinable, so it runs the caller's specialised fast path.
   @inlinable @discardableResult
   public func fire(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> Bool {
+    fire(named: event, payload: payload, model, modelChecked: false)
+  }
+
+  /// ``fire(_:payload:on:)``; `modelChecked` when `model` is known to be driven by this
+  /// definition (``StateMachineObject/fire(_:payload:)`` passes its own definition).
+  @inlinable
+  func fire(named event: String, payload: (any Sendable)?, _ model: Model, modelChecked: Bool) -> Bool {
     guard let index = eventIndex(event) else {
       _ = rejectUnknown(event, model)
       return false
     }
-    if payload == nil { return fire(eventID(index: index), on: model) }
+    if payload == nil { return fire(eventID(index: index), model, modelChecked: modelChecked) }
     return fire(eventID(index: index), payload: payload, on: model)
   }
 

@@ -56,7 +56,8 @@ extension StateMachineObject {
   @inlinable
   @discardableResult
   public func fire(_ event: String, payload: (any Sendable)? = nil) -> Bool {
-    stateMachineDefinition.fire(event, payload: payload, on: _$stateMachineModel)
+    // The object's own definition drives it: only the name is checked.
+    stateMachineDefinition.fire(named: event, payload: payload, _$stateMachineModel, modelChecked: true)
   }
 
   /// Fires an event by name and says why it was rejected.

@@ -233,24 +233,17 @@ extension StateMachineDefinition {
       }
       if slot == CompiledMachine<Model>.noTransition { return false }
     }
-    // The definition goes as an unowned pointer: passing `self` would make the caller retain and
-    // release it around the call (two atomic operations, more than the rest of a light step).
-    return Self.fireOutOfLine(Unmanaged.passUnretained(self), event, model, modelChecked: modelChecked)
+    return fireOutOfLine(event, model, modelChecked: modelChecked)
   }
 
   /// What the inlined part of ``fire(_:on:)`` leaves: an ID or object of another definition, the
   /// lock, the light tier and the full step.
   @inlinable @inline(never)
-  static func fireOutOfLine(
-    _ definition: Unmanaged<StateMachineDefinition<Model>>, _ event: StateMachineEventID, _ model: Model,
-    modelChecked: Bool
-  ) -> Bool {
-    definition._withUnsafeGuaranteedRef { definition in
-      guard event.definition == definition.compiled.identity,
-        modelChecked || model.stateMachineDefinition === definition
-      else { return definition.rejectForeign(event, model) }
-      return definition.fireWithoutPayload(event, model)
+  func fireOutOfLine(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    guard event.definition == compiled.identity, modelChecked || model.stateMachineDefinition === self else {
+      return rejectForeign(event, model)
     }
+    return fireWithoutPayload(event, model)
   }
 
   /// Fires `event` on `model` with a payload that callbacks, guards and actions receive.
