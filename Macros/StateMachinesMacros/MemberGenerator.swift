@@ -225,7 +225,7 @@ struct MemberGenerator {
       /// Fires event \(literal(event.name)) with a payload that callbacks, guards and actions receive.
       @discardableResult
       \(modifiers)func \(event.identifier)(with payload: any Sendable) -> Bool {
-        \(ids)return \(definition)._$fire(ids.definition, \(id), payload: payload, on: self)
+        \(ids)return \(definition)._$fireWithPayload(ids.definition, \(id), payload: payload, on: self)
       }
       """,
       """

@@ -63,7 +63,7 @@ enum ExpectedMembers {
         @discardableResult
         func \(identifier)(with payload: any Sendable) -> Bool {
           let ids = \(className)._$stateMachineIDs
-          return \(definition(className))._$fire(ids.definition, ids.event_\(identifier), payload: payload, on: self)
+          return \(definition(className))._$fireWithPayload(ids.definition, ids.event_\(identifier), payload: payload, on: self)
         }
 
         /// Whether event "\(name)" would take a transition now.

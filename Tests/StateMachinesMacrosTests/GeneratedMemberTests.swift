@@ -102,7 +102,7 @@ import Testing
           @discardableResult
           func activate(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_activate, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fireWithPayload(ids.definition, ids.event_activate, payload: payload, on: self)
           }
 
           /// Whether event "activate" would take a transition now.
@@ -122,7 +122,7 @@ import Testing
           @discardableResult
           func suspend(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_suspend, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fireWithPayload(ids.definition, ids.event_suspend, payload: payload, on: self)
           }
 
           /// Whether event "suspend" would take a transition now.
@@ -142,7 +142,7 @@ import Testing
           @discardableResult
           func unsuspend(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_unsuspend, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fireWithPayload(ids.definition, ids.event_unsuspend, payload: payload, on: self)
           }
 
           /// Whether event "unsuspend" would take a transition now.
@@ -162,7 +162,7 @@ import Testing
           @discardableResult
           func terminate(with payload: any Sendable) -> Bool {
             let ids = Subscription._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_terminate, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Subscription>._$fireWithPayload(ids.definition, ids.event_terminate, payload: payload, on: self)
           }
 
           /// Whether event "terminate" would take a transition now.
@@ -267,7 +267,7 @@ import Testing
           @discardableResult
           public func open(with payload: any Sendable) -> Bool {
             let ids = Door._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Door>._$fire(ids.definition, ids.event_open, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Door>._$fireWithPayload(ids.definition, ids.event_open, payload: payload, on: self)
           }
 
           /// Whether event "open" would take a transition now.
@@ -360,7 +360,7 @@ import Testing
           @discardableResult
           final func switchOn(with payload: any Sendable) -> Bool {
             let ids = Lamp._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Lamp>._$fire(ids.definition, ids.event_switchOn, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Lamp>._$fireWithPayload(ids.definition, ids.event_switchOn, payload: payload, on: self)
           }
 
           /// Whether event "switchOn" would take a transition now.
@@ -480,7 +480,7 @@ import Testing
           @discardableResult
           func show(with payload: any Sendable) -> Bool {
             let ids = Screen._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Screen>._$fire(ids.definition, ids.event_show, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Screen>._$fireWithPayload(ids.definition, ids.event_show, payload: payload, on: self)
           }
 
           /// Whether event "show" would take a transition now.
@@ -573,7 +573,7 @@ import Testing
           @discardableResult
           func start(with payload: any Sendable) -> Bool {
             let ids = Counter._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Counter>._$fire(ids.definition, ids.event_start, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Counter>._$fireWithPayload(ids.definition, ids.event_start, payload: payload, on: self)
           }
 
           /// Whether event "start" would take a transition now.
@@ -754,7 +754,7 @@ import Testing
           @discardableResult
           func turn(with payload: any Sendable) -> Bool {
             let ids = Valve._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Valve>._$fire(ids.definition, ids.event_turn, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Valve>._$fireWithPayload(ids.definition, ids.event_turn, payload: payload, on: self)
           }
 
           /// Whether event "turn" would take a transition now.

@@ -84,7 +84,7 @@ import Testing
           @discardableResult
           func flip(with payload: any Sendable) -> Bool {
             let ids = Toggle._$stateMachineIDs
-            return StateMachines.StateMachineDefinition<Toggle>._$fire(ids.definition, ids.event_flip, payload: payload, on: self)
+            return StateMachines.StateMachineDefinition<Toggle>._$fireWithPayload(ids.definition, ids.event_flip, payload: payload, on: self)
           }
 
           /// Whether event "flip" would take a transition now.

@@ -192,9 +192,10 @@ extension StateMachineDefinition {
     }
   }
 
-  /// ``fire(_:payload:on:)`` for a generated event method that takes a payload.
+  /// ``fire(_:payload:on:)`` for a generated event method that takes a payload. (A name of its
+  /// own, not an overload of `_$fire`: generated code that names one function type-checks faster.)
   @inlinable
-  public static func _$fire(
+  public static func _$fireWithPayload(
     _ definition: UnsafeRawPointer, _ event: StateMachineEventID, payload: any Sendable, on model: Model
   ) -> Bool {
     Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
