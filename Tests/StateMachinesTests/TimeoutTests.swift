@@ -3,8 +3,8 @@ import Testing
 
 @testable import StateMachines
 
-/// A door that locks itself 5 s after it was closed. One clock per test class, because tests run
-/// in parallel and a shared clock would let one test advance another's timers.
+/// A door that locks itself 5 s after it was closed. One clock per test class, and the suite runs
+/// its tests one at a time: a shared clock would let one test advance another's timers.
 @StateMachine
 final class TimeoutDoor: @unchecked Sendable {
   static let clock = ManualClock()
@@ -58,7 +58,7 @@ final class MainActorTimeoutScreen {
   }
 }
 
-@Suite struct TimeoutTests {
+@Suite(.serialized) struct TimeoutTests {
   @Test func timeoutFiresLikeAnEventWhenTheClockReachesIt() async {
     let door = TimeoutDoor()
     #expect(door.close())

@@ -9,7 +9,8 @@ import Testing
 
 private let alarmNotification = Notification.Name("TransitionShapeTests.alarm")
 
-/// One transition of each kind, each with a guard and an action that read the `Transition`.
+/// One transition of each kind, each with a guard and an action that read the `Transition`. Its
+/// clock and notification center are shared by the suite's tests, which therefore run one at a time.
 @StateMachine
 final class ShapeProbe: @unchecked Sendable {
   static let clock = ManualClock()
@@ -56,7 +57,7 @@ private func doubleGuarded(_ probe: FlatTestProbe) throws -> DynamicStateMachine
   })
 }
 
-@Suite("One guard/action shape for every transition")
+@Suite("One guard/action shape for every transition", .serialized)
 struct TransitionShapeTests {
   @Test("a timeout transition's guard and action see the Transition")
   func timeout() async {
