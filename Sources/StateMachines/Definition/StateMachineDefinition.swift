@@ -17,8 +17,9 @@
 /// culprit, and every event is rejected with ``StateMachineError/invalidDefinition(_:)``. Use
 /// ``init(validating:)`` or ``validate()`` to get the error thrown instead.
 ///
-/// The closures it holds are called on whatever thread fires the event, under the object's lock
-/// for a `Sendable` object; they should capture nothing that is not safe to use from there.
+/// The closures it holds are called on whatever thread fires the event; for a `Sendable` object,
+/// one step at a time (the machine's busy mark), but outside its lock, so they may fire events of
+/// this or other machines. They should capture nothing that is not safe to use from there.
 public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked Sendable {
   @usableFromInline let compiled: CompiledMachine<Model>
 

@@ -26,9 +26,10 @@
 /// form the same identifier and a generated member that clashes with one the class declares are
 /// errors.
 ///
-/// A class that declares `Sendable` in its inheritance clause gets a lock, so it can be driven from
-/// many threads. A class isolated to a global actor (`@MainActor`) gets isolated members and an
-/// isolated conformance.
+/// A class that declares `Sendable` in its inheritance clause is serialised by a
+/// ``StateMachineLock`` (it stores nothing for it), so it can be driven from many threads. A class
+/// isolated to a global actor (`@MainActor`) gets isolated members, an isolated conformance, and
+/// the string-keyed `fire`, `fireOrThrow`, `can` and `isInState` as members callable with `await`.
 @attached(
   member,
   names: named(state), named(stateMachineDefinition), named(_$stateMachineStorage),
