@@ -288,38 +288,14 @@ extension StateMachineDefinition {
         return true
       }
       if slot <= CompiledMachine<Model>.light {
-        let light = compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)]
-        // The commonest shape, one `after` callback, is called right here.
-        if let callback = light._withUnsafeGuaranteedRef({ $0.soleAfterCallback }) {
-          model._$stateMachineStorage.isBusy = true
-          write(light._withUnsafeGuaranteedRef { $0.target }, model)
-          // An error does not undo the transition.
-          try? callback._withUnsafeGuaranteedRef { try $0.body(model) }
-          if model._$stateMachineStorage.hasQueuedEvents {
-            _ = drainQueue(model, event: event.index)
-          } else {
-            model._$stateMachineStorage.isBusy = false
-          }
-          return true
-        }
-        return fireLightUnlocked(light, event, model)
+        model._$stateMachineStorage.isBusy = true
+        let happened = fireLight(compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)], model)
+        _ = endRun(model, event: event.index)
+        return happened
       }
       if slot == CompiledMachine<Model>.noTransition { return false }
     }
     return fireFully(event, model)
-  }
-
-  /// A light transition on an object without a lock.
-  @inlinable @inline(__always)
-  func fireLightUnlocked(_ light: Unmanaged<LightTransition<Model>>, _ event: StateMachineEventID, _ model: Model) -> Bool {
-    model._$stateMachineStorage.isBusy = true
-    let happened = fireLight(light, model)
-    if model._$stateMachineStorage.hasQueuedEvents {
-      _ = drainQueue(model, event: event.index)
-    } else {
-      model._$stateMachineStorage.isBusy = false
-    }
-    return happened
   }
 
   /// The fast-table value of `event` in `state`; an event with one source state compares
@@ -518,7 +494,8 @@ extension StateMachineDefinition {
     if locked(model, { model._$stateMachineStorage.isTerminated }) { return false }
     let slot = compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(from)]
     if let answer = answerFromTable(slot) { return answer }
-    return (try? selectCandidate(event, from: from, payload: nil, model)) != nil
+    let candidates = compiled.candidateRows.range(state: from, event: event)
+    return (try? selectCandidate(event, from: from, in: candidates, payload: nil, model)) != nil
   }
 
   /// Whether `model` is in `state`.
@@ -582,13 +559,6 @@ extension StateMachineDefinition {
   }
 
   // MARK: The full step
-
-  /// Whether (`state`, `event`) has any transition; `false` for an unknown event.
-  @inlinable
-  func hasTransition(_ state: Int32, _ event: Int32) -> Bool {
-    guard event >= 0, Int(event) < compiled.events.count else { return false }
-    return !compiled.candidateRows.range(state: state, event: event).isEmpty
-  }
 
   /// Runs one event to completion, including the events queued meanwhile; or queues it if the
   /// machine is busy with a step of the calling thread.
@@ -666,13 +636,13 @@ extension StateMachineDefinition {
     if let log = compiled.log { log.write("[\(Model.self)] " + message()) }
   }
 
-  /// The first candidate of (`from`, `event`) whose guard passes; `nil` if every guard failed.
-  /// Throws what a guard throws.
+  /// The first of `candidates` (those of (`from`, `event`)) whose guard passes; `nil` if every
+  /// guard failed or there is none. Throws what a guard throws.
   @inlinable
   func selectCandidate(
-    _ event: Int32, from: Int32, payload: (any Sendable)?, _ model: Model
+    _ event: Int32, from: Int32, in candidates: Range<Int>, payload: (any Sendable)?, _ model: Model
   ) throws -> CompiledMachine<Model>.Candidate? {
-    for index in compiled.candidateRows.range(state: from, event: event) {
+    for index in candidates {
       let candidate = compiled.candidates[index]
       guard let guardBody = candidate.guardBody else { return candidate }
       let to = candidate.target >= 0 ? candidate.target : from
@@ -709,12 +679,13 @@ extension StateMachineDefinition {
     if let definitionError { return rejected(.invalidDefinition(definitionError)) }
     if terminated { return rejected(.terminated(event: eventName, state: stateName(from))) }
     // 2. Select the transition.
-    if !hasTransition(from, event) {
+    let candidates = compiled.candidateRows.range(state: from, event: event)
+    if candidates.isEmpty {
       return rejected(.noTransition(event: eventName, state: stateName(from)))
     }
     let selected: CompiledMachine<Model>.Candidate
     do {
-      guard let candidate = try selectCandidate(event, from: from, payload: payload, model) else {
+      guard let candidate = try selectCandidate(event, from: from, in: candidates, payload: payload, model) else {
         return rejected(.guardsFailed(event: eventName, state: stateName(from)))
       }
       selected = candidate
