@@ -19,7 +19,7 @@ struct MemberGenerator {
   /// In an `@Observable` class, reading a query registers an access to `state`, so that views
   /// re-render when a transition changes it.
   private var observationAccess: String {
-    machineClass.isObservable ? "_$observationRegistrar.access(self, keyPath: \\.state)\n  return " : ""
+    machineClass.isObservable ? observationAccessStatement + "return " : ""
   }
 
   /// The same access as a statement of its own, for bodies that `return` anyway.

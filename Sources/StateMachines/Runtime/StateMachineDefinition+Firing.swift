@@ -54,12 +54,12 @@ extension StateMachineDefinition {
     return try body()
   }
 
-  /// Whether `event` is an ID of this definition and `model` is driven by it. (The inlined fast
-  /// path of a generated member compares the ID only: its object is driven by this definition by
-  /// construction.)
+  /// Whether `event` is an ID of this definition and `model` is driven by it. `modelChecked`
+  /// skips the second check, which reads the object's definition (a lazy static for a generated
+  /// class): generated members pass it, their object is driven by this definition by construction.
   @inlinable @inline(__always)
-  func accepts(_ event: StateMachineEventID, on model: Model) -> Bool {
-    event.definition == compiled.identity && model.stateMachineDefinition === self
+  func accepts(_ event: StateMachineEventID, on model: Model, modelChecked: Bool = false) -> Bool {
+    event.definition == compiled.identity && (modelChecked || model.stateMachineDefinition === self)
   }
 
   /// Takes the machine for a step. If it is busy: when the calling thread is itself running a
@@ -178,7 +178,7 @@ extension StateMachineDefinition {
   // definition is a `static let` of the class, alive for the rest of the process. The object is
   // driven by this definition by construction, so only the ID is checked.
 
-  /// The definition behind an opaque pointer kept by a class's IDs (see above).
+  /// The opaque pointer a class's IDs keep for `definition` (see above).
   @inlinable @inline(__always)
   public static func _$opaque(_ definition: StateMachineDefinition<Model>) -> UnsafeRawPointer {
     UnsafeRawPointer(Unmanaged.passUnretained(definition).toOpaque())
@@ -221,10 +221,7 @@ extension StateMachineDefinition {
 
   @inlinable @inline(__always)
   func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
-    // The model check reads the object's definition (a lazy static for a generated class);
-    // generated members skip it, their object is driven by this definition by construction.
-    if event.definition == compiled.identity, modelChecked || model.stateMachineDefinition === self,
-      model._$stateMachineLock == nil,
+    if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
       model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks
     {
       let slot = fastSlot(event, model._$stateMachineStorage.stateIndex)
@@ -241,9 +238,7 @@ extension StateMachineDefinition {
   /// lock, the light tier and the full step.
   @inlinable @inline(never)
   func fireOutOfLine(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
-    guard event.definition == compiled.identity, modelChecked || model.stateMachineDefinition === self else {
-      return rejectForeign(event, model)
-    }
+    guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign(event, model) }
     return fireWithoutPayload(event, model)
   }
 
@@ -423,33 +418,32 @@ extension StateMachineDefinition {
   @inlinable @inline(__always)
   func can(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
     // Inline: an object without a lock, started and not terminated, and a slot the table answers.
-    if event.definition == compiled.identity, modelChecked || model.stateMachineDefinition === self,
-      model._$stateMachineLock == nil,
+    if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
       model._$stateMachineStorage.slowPathFlags & (StateMachineStorage.unstartedFlag | StateMachineStorage.terminatedFlag) == 0,
       let answer = answerFromTable(compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)])
     {
       return answer
     }
-    return Self.canOutOfLine(Unmanaged.passUnretained(self), event, model)
+    return canOutOfLine(event, model, modelChecked: modelChecked)
   }
 
   /// Everything ``can(_:on:)`` does not answer inline.
   @inlinable @inline(never)
-  static func canOutOfLine(
-    _ definition: Unmanaged<StateMachineDefinition<Model>>, _ event: StateMachineEventID, _ model: Model
-  ) -> Bool {
-    definition._withUnsafeGuaranteedRef { definition in
-      guard definition.accepts(event, on: model) else { return false }
-      definition.startIfNeeded(model)
-      let slot: Int32 = definition.locked(model) {
-        if model._$stateMachineStorage.isTerminated { return CompiledMachine<Model>.noTransition }
-        return definition.compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)]
-      }
-      if let answer = definition.answerFromTable(slot) { return answer }
-      return definition.withGuardsEvaluable(model, otherwise: false) { from in
-        definition.canTake(event.index, from: from, model)
-      }
+  func canOutOfLine(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    guard accepts(event, on: model, modelChecked: modelChecked) else { return false }
+    startIfNeeded(model)
+    let (from, terminated) = locked(model) {
+      (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
     }
+    if terminated { return false }
+    if let answer = answerFromTable(slot(event.index, from)) { return answer }
+    return withGuardsEvaluable(model, otherwise: false) { from in canTake(event.index, from: from, model) }
+  }
+
+  /// The fast-table value of (`event`, `state`).
+  @inlinable
+  func slot(_ event: Int32, _ state: Int32) -> Int32 {
+    compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(state)]
   }
 
   /// The answer of `can` that a table slot gives without running a guard, or `nil`.
@@ -491,9 +485,8 @@ extension StateMachineDefinition {
   /// Whether `event` would take a transition from `from`, running guards.
   @usableFromInline
   func canTake(_ event: Int32, from: Int32, _ model: Model) -> Bool {
-    if locked(model, { model._$stateMachineStorage.isTerminated }) { return false }
-    let slot = compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(from)]
-    if let answer = answerFromTable(slot) { return answer }
+    if isTerminated(model) { return false }
+    if let answer = answerFromTable(slot(event, from)) { return answer }
     let candidates = compiled.candidateRows.range(state: from, event: event)
     return (try? selectCandidate(event, from: from, in: candidates, payload: nil, model)) != nil
   }
@@ -523,9 +516,8 @@ extension StateMachineDefinition {
     if let available { return available.map { compiled.events[$0] } }
     // Busy on another thread: the transitions that need no guard.
     let from = locked(model) { model._$stateMachineStorage.stateIndex }
-    return compiled.events.indices.filter {
-      answerFromTable(compiled.fastSlots[$0 * compiled.columnHeight + Int(from)]) == true
-    }.map { compiled.events[$0] }
+    return compiled.events.indices.filter { answerFromTable(slot(Int32($0), from)) == true }
+      .map { compiled.events[$0] }
   }
 
   /// Whether `model`'s machine has terminated.
@@ -576,21 +568,22 @@ extension StateMachineDefinition {
   @inlinable
   func run(_ event: Int32, _ payload: (any Sendable)?, _ model: Model, isCurrent: (() -> Bool)?) -> StepOutcome {
     let lock = model._$stateMachineLock
-    var ignored = false
+    // Why an event that found the machine busy was not queued.
+    var ignoredBecause: String?
     let admission = admit(model) {
       if let isCurrent, !isCurrent() {
-        ignored = true
+        ignoredBecause = "a timeout or notification of a state that was left"
         return
       }
       let isOwn = lock.map { ThreadSteps.owns($0) } ?? true
       if isOwn && model._$stateMachineStorage.slowPathFlags & StateMachineStorage.queryingFlag != 0 {
-        ignored = true
+        ignoredBecause = "a guard evaluated by can()"
         return
       }
       model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: payload, isOwn: isOwn))
     }
     if case .busy = admission {
-      if ignored { return .rejected(.busy("a guard evaluated by can()")) }
+      if let ignoredBecause { return .rejected(.busy(ignoredBecause)) }
       trace("event '\(eventName(event))' queued: the machine is running a step")
       return .queued
     }
