@@ -163,10 +163,10 @@ struct CompiledMachine<Model> {
     try Self.checkNames(of: builder, states: stateIndexByName, events: eventIndexByName)
     beforeCallbacks = Self.group(builder.beforeCallbacks, by: eventIndexByName, count: events.count)
     afterCallbacks = Self.group(builder.afterCallbacks, by: eventIndexByName, count: events.count)
-    exitActions = Self.group(builder.exitActions, by: stateIndexByName, count: states.count)
+    exitActions = Self.group(builder.exitActions.map { .init(name: $0.state.text, body: $0.body) }, by: stateIndexByName, count: states.count)
     var entryActions = [[EntryAction]](repeating: [], count: states.count)
     for action in builder.entryActions {
-      entryActions[Int(stateIndexByName[action.state]!)].append(action.body)
+      entryActions[Int(stateIndexByName[action.state.text]!)].append(action.body)
     }
     self.entryActions = entryActions
     var isFinal = [Bool](repeating: false, count: states.count)
@@ -180,7 +180,7 @@ struct CompiledMachine<Model> {
     var triggers = [[Trigger]](repeating: [], count: states.count)
     let transitions = builder.transitions
     for spec in transitions where spec.timeout != nil || spec.notification != nil {
-      for from in spec.from ?? [] {
+      for from in spec.fromNames ?? [] {
         triggers[Int(stateIndexByName[from]!)].append(
           Trigger(event: eventIndexByName[spec.event]!, timeout: spec.timeout, notification: spec.notification))
       }
@@ -188,8 +188,8 @@ struct CompiledMachine<Model> {
     self.triggers = triggers
     declaredTransitions = transitions.map { spec in
       DeclaredTransition(
-        event: eventIndexByName[spec.event]!, from: spec.from.map { $0.map { stateIndexByName[$0]! } },
-        to: spec.to.map { stateIndexByName[$0]! }, isGuarded: spec.guardBody != nil,
+        event: eventIndexByName[spec.event]!, from: spec.fromNames.map { $0.map { stateIndexByName[$0]! } },
+        to: spec.toName.map { stateIndexByName[$0]! }, isGuarded: spec.guardBody != nil,
         isInternal: spec.isInternal, terminates: spec.terminates, timeout: spec.timeout,
         notification: spec.notification)
     }
@@ -204,7 +204,7 @@ struct CompiledMachine<Model> {
     var wildcardByEvent: [Int32: [Int32]] = [:]
     for (index, spec) in transitions.enumerated() {
       let event = eventIndexByName[spec.event]!
-      guard let from = spec.from else {
+      guard let from = spec.fromNames else {
         wildcardByEvent[event, default: []].append(Int32(index))
         continue
       }
@@ -252,7 +252,7 @@ struct CompiledMachine<Model> {
           let spec = transitions[Int(index)]
           slot.append(
             Candidate(
-              target: spec.to.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
+              target: spec.toName.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
               terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action))
           // A candidate without a guard always wins: later ones can never be taken.
           if spec.guardBody == nil { break }
@@ -403,23 +403,23 @@ struct CompiledMachine<Model> {
     if let initial = builder.initialState { try state(initial, "initialState") }
     for transition in builder.transitions {
       let context = "transition '\(transition.event)'"
-      for from in transition.from ?? [] { try state(from, context) }
-      if let to = transition.to { try state(to, context) }
+      for from in transition.fromNames ?? [] { try state(from, context) }
+      if let to = transition.toName { try state(to, context) }
       if let timeout = transition.timeout, timeout < .zero {
         throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
       }
-      if transition.isInternal, let to = transition.to, transition.from != [to] {
+      if transition.isInternal, let to = transition.toName, transition.fromNames != [to] {
         throw .internalTransitionChangesState(event: transition.event)
       }
     }
     for callback in builder.beforeCallbacks { try event(callback.name, "before('\(callback.name)')") }
     for callback in builder.afterCallbacks { try event(callback.name, "after('\(callback.name)')") }
-    for action in builder.entryActions { try state(action.state, "onEntry('\(action.state)')") }
-    for action in builder.exitActions { try state(action.name, "onExit('\(action.name)')") }
+    for action in builder.entryActions { try state(action.state.text, "onEntry('\(action.state.text)')") }
+    for action in builder.exitActions { try state(action.state.text, "onExit('\(action.state.text)')") }
   }
 
   private static func group(
-    _ callbacks: [StateMachineBuilder<Model>.NamedCallback], by index: [String: Int32], count: Int
+    _ callbacks: [BuilderStore<Model>.NamedCallback], by index: [String: Int32], count: Int
   ) -> [[Callback]] {
     var grouped = [[Callback]](repeating: [], count: count)
     for callback in callbacks { grouped[Int(index[callback.name]!)].append(callback.body) }

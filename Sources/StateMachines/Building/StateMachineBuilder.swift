@@ -5,62 +5,100 @@ import Foundation
 /// Mirrors LSStateMachine: `initialState`, `addState`, `when(_:transitionFrom:to:)`, `before`,
 /// `after`. The order of calls does not matter: a callback may name an event that a later `when`
 /// declares. Declaring the same state or plain transition twice is harmless.
+///
+/// A state declared with a closure is compound: the closure receives a builder scoped to it, whose
+/// names are resolved inside that state first (HIERARCHY.md N5), and whose `initialState`,
+/// `onEntry {}` and `onExit {}` are the state's own:
+///
+/// ```swift
+/// sm.addState("on") { on in
+///   on.initialState = "stopped"
+///   on.addState("stopped"); on.addState("playing")
+///   on.addHistory("resume", .shallow)
+/// }
+/// sm.addParallelState("deck") { deck in        // each child is a region
+///   deck.addState("audio") { $0.addState("loud"); $0.addState("muted") }
+///   deck.addState("video") { $0.addState("sd"); $0.addState("hd") }
+/// }
+/// sm.when("power", transitionFrom: "off", to: "on/resume")    // a path, or a unique bare name
+/// ```
 public final class StateMachineBuilder<Model> {
   /// A callback that runs before or after a transition, or on entry to or exit from a state.
   public typealias Callback = (Model, Transition) throws -> Void
   /// A guard: the transition is taken only if it returns `true`.
   public typealias Guard = (Model, Transition) throws -> Bool
 
-  struct TransitionSpec {
-    let event: String
-    /// `nil` means any state (a wildcard transition).
-    let from: [String]?
-    /// `nil` means the machine stays in its current state (used by `die`).
-    let to: String?
-    var isInternal = false
-    var terminates = false
-    var guardBody: MachineGuard<Model>? = nil
-    var action: MachineCallback<Model>? = nil
-    /// Fires the event automatically this long after entering a from-state.
-    var timeout: Duration? = nil
-    /// Fires the event when this notification is posted while in a from-state.
-    var notification: Notification.Name? = nil
+  typealias TransitionSpec = BuilderStore<Model>.TransitionSpec
+
+  let store: BuilderStore<Model>
+  /// The declared node this builder declares in; -1 for the root.
+  let scope: Int
+
+  init() {
+    store = BuilderStore()
+    scope = -1
   }
 
-  struct NamedCallback {
-    let name: String
-    let body: MachineCallback<Model>
+  private init(store: BuilderStore<Model>, scope: Int) {
+    self.store = store
+    self.scope = scope
   }
 
-  struct EntryAction {
-    let state: String
-    let body: MachineEntryAction<Model>
-  }
-
-  /// The state a new object starts in. Defaults to the first state added; setting a state that
-  /// was not added adds it.
+  /// The state a new object starts in, or for a scoped builder the child its state enters by
+  /// default; defaults to the first state added. It may name a descendant at any depth (S11).
+  /// Setting a root state that was not added adds it.
   public var initialState: String? {
-    didSet {
-      if let initialState { addState(initialState) }
+    get { initialStates.first }
+    set { initialStates = newValue.map { [$0] } ?? [] }
+  }
+
+  /// Several initial states, one per region of a parallel descendant (SCXML `initial="a b"`).
+  public var initialStates: [String] {
+    get { scope == -1 ? store.rootInitial : store.nodes[scope].initial }
+    set {
+      if scope == -1 {
+        store.rootInitial = newValue
+        for name in newValue where !name.contains("/") && !name.contains("@")
+          && !store.nodes.contains(where: { $0.name == name })
+        {
+          var node = DeclaredNode<Model>(name: name, scope: -1, parentPath: nil, kind: .state)
+          node.isImplicit = true
+          store.nodes.append(node)
+        }
+      } else {
+        store.nodes[scope].initial = newValue
+      }
     }
   }
 
   /// The clock that times ``when(_:transitionFrom:to:after:)`` timeouts. Inject a
   /// ``ManualClock`` to test them without sleeping.
-  public var clock: any Clock<Duration> = ContinuousClock()
+  public var clock: any Clock<Duration> {
+    get { store.clock }
+    set { store.clock = newValue }
+  }
 
   /// The center that ``when(_:transitionFrom:to:onNotification:)`` observes.
-  public var notificationCenter: NotificationCenter = .default
+  public var notificationCenter: NotificationCenter {
+    get { store.notificationCenter }
+    set { store.notificationCenter = newValue }
+  }
 
   /// The most steps one run to completion may take: the event fired plus the events its
   /// callbacks queue, and theirs. Past it the run ends with
   /// ``StateMachineError/runToCompletionLimit(event:steps:)``, the state is the last one reached
   /// and the rest of the queue is dropped (and logged). Guards against callbacks that fire events
   /// forever (a → b → a …). At least 1; the default is 10,000.
-  public var maxStepsPerRunToCompletion = 10_000
+  public var maxStepsPerRunToCompletion: Int {
+    get { store.maxStepsPerRunToCompletion }
+    set { store.maxStepsPerRunToCompletion = newValue }
+  }
 
   /// Where the verbose trace goes; `nil` (the default) traces nothing. See ``StateMachineLog``.
-  public var log: StateMachineLog?
+  public var log: StateMachineLog? {
+    get { store.log }
+    set { store.log = newValue }
+  }
 
   /// Turns the verbose trace on, written to standard error (motion-state-machine's `verbose`).
   public var verbose: Bool {
@@ -68,53 +106,107 @@ public final class StateMachineBuilder<Model> {
     set { log = newValue ? .standardError : nil }
   }
 
-  private(set) var states: [String] = []
+  // MARK: What the compiler reads
 
+  /// The states of a flat machine, in declaration order.
+  var states: [String] { store.nodes.map(\.name) }
   /// The events, in the order of their first transition.
   var eventNames: [String] {
     var names: [String] = []
     var seen: Set<String> = []
-    for transition in transitions where seen.insert(transition.event).inserted { names.append(transition.event) }
+    for transition in transitions where !transition.isEventless && !transition.isDoneTransition
+      && seen.insert(transition.event).inserted
+    {
+      names.append(transition.event)
+    }
     return names
   }
-  private var stateSet: Set<String> = []
-  /// Every transition as declared, in order.
-  private var declaredTransitions: [TransitionSpec] = []
-
-  /// The transitions, in declaration order, without repeats: declaring the same plain transition
-  /// (no guard, no action) twice is harmless.
-  var transitions: [TransitionSpec] {
-    var plain: Set<PlainTransitionKey> = []
-    return declaredTransitions.filter { spec in
-      guard spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil else {
-        return true
-      }
-      return plain.insert(
-        PlainTransitionKey(
-          event: spec.event, from: spec.from, to: spec.to, isInternal: spec.isInternal, terminates: spec.terminates)
-      ).inserted
-    }
-  }
-  private(set) var beforeCallbacks: [NamedCallback] = []
-  private(set) var afterCallbacks: [NamedCallback] = []
-  private(set) var entryActions: [EntryAction] = []
-  private(set) var exitActions: [NamedCallback] = []
-  private(set) var finalStates: [String] = []
-  private(set) var observers: [(Model, Transition) -> Void] = []
-
-  init() {}
+  var transitions: [TransitionSpec] { store.transitions }
+  var beforeCallbacks: [BuilderStore<Model>.NamedCallback] { store.beforeCallbacks }
+  var afterCallbacks: [BuilderStore<Model>.NamedCallback] { store.afterCallbacks }
+  var entryActions: [BuilderStore<Model>.EntryAction] { store.entryActions }
+  var exitActions: [BuilderStore<Model>.StateCallback] { store.exitActions }
+  var finalStates: [String] { store.nodes.filter { $0.kind == .final }.map(\.name) }
+  var observers: [(Model, Transition) -> Void] { store.observers }
 
   // MARK: States
 
-  /// Adds a state. Adding it again changes nothing.
+  /// Adds a state in this builder's scope. Adding it again changes nothing. A path
+  /// (`"on/loading"`) adds the last component under the state the rest names; that state may be
+  /// declared anywhere in the definition.
   public func addState(_ name: String) {
-    if stateSet.insert(name).inserted { states.append(name) }
+    store.declare(name, kind: .state, in: scope)
   }
 
-  /// Adds a final state: once it is entered, the machine terminates and rejects every event.
+  /// Adds a compound state: `body` declares its children with a builder scoped to it.
+  public func addState(_ name: String, _ body: (StateMachineBuilder<Model>) -> Void) {
+    body(StateMachineBuilder(store: store, scope: store.declare(name, kind: .state, in: scope)))
+  }
+
+  /// Adds a parallel state: each child that `body` declares is a region, and all are active
+  /// together (N3).
+  public func addParallelState(_ name: String, _ body: (StateMachineBuilder<Model>) -> Void) {
+    body(StateMachineBuilder(store: store, scope: store.declare(name, kind: .parallel, in: scope)))
+  }
+
+  /// Adds a parallel state with anonymous regions, TBStateMachine style: region `i` holds the
+  /// atomic states `regions[i]` (its first is its initial) and is reached as `name@i` (N3).
+  public func addParallelState(_ name: String, regions: [[String]]) {
+    let parallel = store.declare(name, kind: .parallel, in: scope)
+    for region in regions {
+      store.nodes.append(DeclaredNode(name: "", scope: parallel, parentPath: nil, kind: .state))
+      let regionNode = store.nodes.count - 1
+      for state in region { store.declare(state, kind: .state, in: regionNode) }
+    }
+  }
+
+  /// Adds a final state. Entering a top-level final state terminates the machine (it rejects
+  /// every event afterwards); entering a nested one raises `done.state.<parent path>` (S16).
   public func addFinalState(_ name: String) {
-    addState(name)
-    if !finalStates.contains(name) { finalStates.append(name) }
+    store.declare(name, kind: .final, in: scope)
+  }
+
+  /// Adds a history pseudostate to this builder's state (S15). A transition to it enters the
+  /// state's recorded children (shallow) or atomic descendants (deep), or, before the state was
+  /// ever exited, `defaults` (the state's initial when empty).
+  public func addHistory(_ name: String, _ kind: HistoryKind = .shallow, default defaults: String...) {
+    addHistory(name, kind, defaults: defaults, action: nil)
+  }
+
+  /// ``addHistory(_:_:default:)`` with an action that runs when the defaults are entered.
+  public func addHistory(
+    _ name: String, _ kind: HistoryKind, defaults: [String], action: ((Model, Transition) throws -> Void)?
+  ) {
+    let node = store.declare(name, kind: .history(kind), in: scope)
+    store.nodes[node].targets = defaults
+    store.nodes[node].defaultAction = action.map { .withTransition($0) }
+  }
+
+  /// Adds a junction (S17c): a transition to it continues on the first of its paths whose guard
+  /// passes.
+  public func addJunction(_ name: String, _ body: (JunctionBuilder<Model>) -> Void) {
+    let junction = JunctionBuilder<Model>(scope: scope)
+    body(junction)
+    let node = store.declare(name, kind: .junction, in: scope)
+    store.nodes[node].junctionPaths = junction.allPaths
+  }
+
+  /// Adds a join (TBStateMachine, S17b): the sources of the transitions to it, in distinct
+  /// regions of one parallel state, each record an arrival; once all have arrived (and are still
+  /// active), the machine moves to `target`.
+  public func addJoin(_ name: String, to target: String) {
+    let node = store.declare(name, kind: .join, in: scope)
+    store.nodes[node].targets = [target]
+  }
+
+  /// Runs `action` after this builder's state's entry actions when the state is entered by
+  /// default (not through an explicit target below it); at the root, once at start (S7.5).
+  public func initialAction(_ action: @escaping (Model, Transition) throws -> Void) {
+    if scope == -1 {
+      store.rootInitialAction = .withTransition(action)
+    } else {
+      store.nodes[scope].initialAction = .withTransition(action)
+    }
   }
 
   // MARK: Transitions
@@ -128,28 +220,82 @@ public final class StateMachineBuilder<Model> {
   /// ```swift
   /// sm.when("activate", transitionFrom: "pending", to: "active")
   /// sm.when("upgrade", transitionFrom: "basic", to: "premium").guarded { $0.hasPaid }
+  /// sm.when("rewind", transitionFrom: "on", to: "stopped", kind: .local)   // "on" stays
   /// ```
   ///
   /// - Parameters:
   ///   - event: the event's name; the first `when` that names it declares it.
-  ///   - from: the state the transition leaves.
+  ///   - from: the state the transition leaves; any of its descendants takes it too.
   ///   - to: the state it enters.
-  ///   - isInternal: for a transition from a state to itself: `true` runs no exit or entry action
-  ///     (an internal transition); `false`, the default, runs both.
+  ///   - kind: ``TransitionKind/external`` (the default), ``TransitionKind/local`` or
+  ///     ``TransitionKind/internal`` (no exit or entry actions run; `to` must be `from`).
   /// - Returns: the declaration, to add a guard or an action.
   @discardableResult
   public func when(
-    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool = false
+    _ event: String, transitionFrom from: String, to: String, kind: TransitionKind = .external
   ) -> TransitionDeclaration<Model> {
-    declare(TransitionSpec(event: event, from: [from], to: to, isInternal: isInternal))
+    when(event, transitionFrom: [from], to: [to], kind: kind)
   }
 
   /// Declares that `event` moves the machine from any of `from` to `to`.
   @discardableResult
   public func when(
-    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool = false
+    _ event: String, transitionFrom from: [String], to: String, kind: TransitionKind = .external
   ) -> TransitionDeclaration<Model> {
-    declare(TransitionSpec(event: event, from: from, to: to, isInternal: isInternal))
+    when(event, transitionFrom: from, to: [to], kind: kind)
+  }
+
+  /// A fork (S17a): `event` moves the machine from `from` to several states in distinct regions
+  /// of one parallel state; its other regions enter their defaults.
+  @discardableResult
+  public func when(
+    _ event: String, transitionFrom from: String, to targets: [String], kind: TransitionKind = .external
+  ) -> TransitionDeclaration<Model> {
+    when(event, transitionFrom: [from], to: targets, kind: kind)
+  }
+
+  /// ``when(_:transitionFrom:to:kind:)``; `internal: true` is `kind: .internal`.
+  @discardableResult
+  public func when(
+    _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool
+  ) -> TransitionDeclaration<Model> {
+    when(event, transitionFrom: [from], to: [to], kind: isInternal ? .internal : .external)
+  }
+
+  /// ``when(_:transitionFrom:to:kind:)`` from several states; `internal: true` is `kind: .internal`.
+  @discardableResult
+  public func when(
+    _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool
+  ) -> TransitionDeclaration<Model> {
+    when(event, transitionFrom: from, to: [to], kind: isInternal ? .internal : .external)
+  }
+
+  private func when(
+    _ event: String, transitionFrom from: [String], to targets: [String], kind: TransitionKind
+  ) -> TransitionDeclaration<Model> {
+    declare(TransitionSpec(event: event, from: from.map(reference), to: targets.map(reference), kind: kind))
+  }
+
+  /// Declares an eventless transition (S12): taken as soon as the machine is in `from` and
+  /// `guard` passes, after every step and before any queued event.
+  @discardableResult
+  public func always(
+    transitionFrom from: String, to: String, if guard: ((Model) throws -> Bool)? = nil
+  ) -> TransitionDeclaration<Model> {
+    var spec = TransitionSpec(event: "", from: [reference(from)], to: [reference(to)])
+    spec.isEventless = true
+    spec.guardBody = `guard`.map { .plain($0) }
+    return declare(spec)
+  }
+
+  /// Declares the transition taken when compound or parallel state `state` is done: a final
+  /// child of it was entered, or every region of it reached a final state (S16). Its event is
+  /// `done.state.<path of state>`, an internal event.
+  @discardableResult
+  public func whenDone(_ state: String, transitionTo target: String) -> TransitionDeclaration<Model> {
+    var spec = TransitionSpec(event: "", from: [reference(state)], to: [reference(target)])
+    spec.isDoneTransition = true
+    return declare(spec)
   }
 
   /// Declares a transition that fires by itself when the machine has been in `from` for
@@ -163,7 +309,9 @@ public final class StateMachineBuilder<Model> {
   public func when(
     _ event: String, transitionFrom from: String, to: String, after timeout: Duration
   ) -> TransitionDeclaration<Model> {
-    declare(TransitionSpec(event: event, from: [from], to: to, timeout: timeout))
+    var spec = TransitionSpec(event: event, from: [reference(from)], to: [reference(to)])
+    spec.timeout = timeout
+    return declare(spec)
   }
 
   /// Declares a transition that fires when `notification` is posted while the machine is in
@@ -175,21 +323,25 @@ public final class StateMachineBuilder<Model> {
   public func when(
     _ event: String, transitionFrom from: String, to: String, onNotification notification: Notification.Name
   ) -> TransitionDeclaration<Model> {
-    declare(TransitionSpec(event: event, from: [from], to: to, notification: notification))
+    var spec = TransitionSpec(event: event, from: [reference(from)], to: [reference(to)])
+    spec.notification = notification
+    return declare(spec)
   }
 
   /// Declares a wildcard transition: `event` moves the machine from any state to `to`.
-  /// A transition from the specific current state is preferred over a wildcard.
+  /// A transition from the specific current state (or one of its ancestors) is preferred.
   @discardableResult
   public func when(_ event: String, transitionFromAnyStateTo to: String) -> TransitionDeclaration<Model> {
-    declare(TransitionSpec(event: event, from: nil, to: to))
+    declare(TransitionSpec(event: event, from: nil, to: [reference(to)]))
   }
 
   /// Declares a terminating transition (motion-state-machine's `die`): `event` in any of `from`
   /// stops the machine in its current state; it rejects every event afterwards.
   @discardableResult
   public func die(on event: String, from: [String]) -> TransitionDeclaration<Model> {
-    declare(TransitionSpec(event: event, from: from, to: nil, isInternal: true, terminates: true))
+    var spec = TransitionSpec(event: event, from: from.map(reference), to: [], kind: .internal)
+    spec.terminates = true
+    return declare(spec)
   }
 
   // MARK: Callbacks
@@ -197,32 +349,32 @@ public final class StateMachineBuilder<Model> {
   /// Runs `callback` before every transition of `event`, while the state is still the old one.
   /// Throwing aborts the transition; nothing changes.
   public func before(_ event: String, _ callback: @escaping (Model) throws -> Void) {
-    beforeCallbacks.append(NamedCallback(name: event, body: .plain(callback)))
+    store.beforeCallbacks.append(.init(name: event, body: .plain(callback)))
   }
 
   /// Runs `callback`, which receives the ``Transition``, before every transition of `event`.
   public func before(_ event: String, _ callback: @escaping Callback) {
-    beforeCallbacks.append(NamedCallback(name: event, body: .withTransition(callback)))
+    store.beforeCallbacks.append(.init(name: event, body: .withTransition(callback)))
   }
 
   /// Runs `callback` after every transition of `event`, once the state is the new one.
   public func after(_ event: String, _ callback: @escaping (Model) throws -> Void) {
-    afterCallbacks.append(NamedCallback(name: event, body: .plain(callback)))
+    store.afterCallbacks.append(.init(name: event, body: .plain(callback)))
   }
 
   /// Runs `callback`, which receives the ``Transition``, after every transition of `event`.
   public func after(_ event: String, _ callback: @escaping Callback) {
-    afterCallbacks.append(NamedCallback(name: event, body: .withTransition(callback)))
+    store.afterCallbacks.append(.init(name: event, body: .withTransition(callback)))
   }
 
   /// Runs `action` whenever `state` is entered by an external transition.
   public func onEntry(_ state: String, _ action: @escaping (Model) throws -> Void) {
-    entryActions.append(EntryAction(state: state, body: .callback(.plain(action))))
+    store.entryActions.append(.init(state: reference(state), body: .callback(.plain(action))))
   }
 
   /// Runs `action`, which receives the ``Transition``, whenever `state` is entered.
   public func onEntry(_ state: String, _ action: @escaping Callback) {
-    entryActions.append(EntryAction(state: state, body: .callback(.withTransition(action))))
+    store.entryActions.append(.init(state: reference(state), body: .callback(.withTransition(action))))
   }
 
   /// Runs `action` whenever `state` is entered; the ``NextStep`` it returns, if any, is processed
@@ -230,61 +382,66 @@ public final class StateMachineBuilder<Model> {
   public func onEntry(
     _ state: String, then action: @escaping (Model, Transition) throws -> NextStep?
   ) {
-    entryActions.append(EntryAction(state: state, body: .then(action)))
+    store.entryActions.append(.init(state: reference(state), body: .then(action)))
+  }
+
+  /// Runs `action` whenever this builder's state is entered (a scoped builder only).
+  public func onEntry(_ action: @escaping (Model, Transition) throws -> Void) {
+    store.entryActions.append(.init(state: .node(scope), body: .callback(.withTransition(action))))
   }
 
   /// Runs `action` whenever `state` is left by an external transition.
   public func onExit(_ state: String, _ action: @escaping (Model) throws -> Void) {
-    exitActions.append(NamedCallback(name: state, body: .plain(action)))
+    store.exitActions.append(.init(state: reference(state), body: .plain(action)))
   }
 
   /// Runs `action`, which receives the ``Transition``, whenever `state` is left.
   public func onExit(_ state: String, _ action: @escaping Callback) {
-    exitActions.append(NamedCallback(name: state, body: .withTransition(action)))
+    store.exitActions.append(.init(state: reference(state), body: .withTransition(action)))
+  }
+
+  /// Runs `action` whenever this builder's state is left (a scoped builder only).
+  public func onExit(_ action: @escaping (Model, Transition) throws -> Void) {
+    store.exitActions.append(.init(state: .node(scope), body: .withTransition(action)))
   }
 
   /// Calls `observer` after every transition (old state, event and new state are in the
   /// ``Transition``), once the `after` callbacks ran.
   public func didTransition(_ observer: @escaping (Model, Transition) -> Void) {
-    observers.append(observer)
+    store.observers.append(observer)
   }
 
   // MARK: Private
 
+  private func reference(_ text: String) -> StateReference {
+    .name(text, scope: scope)
+  }
+
   private func declare(_ spec: TransitionSpec) -> TransitionDeclaration<Model> {
-    declaredTransitions.append(spec)
-    return TransitionDeclaration(builder: self, index: declaredTransitions.count - 1)
+    store.declaredTransitions.append(spec)
+    return TransitionDeclaration(builder: self, index: store.declaredTransitions.count - 1)
   }
 
   /// Adds `guardBody` to the transition at `index`; a second guard must pass too.
   func addGuard(_ guardBody: MachineGuard<Model>, at index: Int) {
-    guard let existing = declaredTransitions[index].guardBody else {
-      declaredTransitions[index].guardBody = guardBody
+    guard let existing = store.declaredTransitions[index].guardBody else {
+      store.declaredTransitions[index].guardBody = guardBody
       return
     }
-    declaredTransitions[index].guardBody = .withTransition { model, transition in
+    store.declaredTransitions[index].guardBody = .withTransition { model, transition in
       try existing(model, { transition }) && guardBody(model, { transition })
     }
   }
 
   /// Adds `action` to the transition at `index`; a second action runs after the first.
   func addAction(_ action: MachineCallback<Model>, at index: Int) {
-    guard let existing = declaredTransitions[index].action else {
-      declaredTransitions[index].action = action
+    guard let existing = store.declaredTransitions[index].action else {
+      store.declaredTransitions[index].action = action
       return
     }
-    declaredTransitions[index].action = .withTransition { model, transition in
+    store.declaredTransitions[index].action = .withTransition { model, transition in
       try existing(model, { transition })
       try action(model, { transition })
     }
   }
-}
-
-/// What makes two plain transitions (no guard, no action) the same.
-private struct PlainTransitionKey: Hashable {
-  let event: String
-  let from: [String]?
-  let to: String?
-  let isInternal: Bool
-  let terminates: Bool
 }

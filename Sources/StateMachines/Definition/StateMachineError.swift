@@ -24,6 +24,12 @@ public enum StateMachineError: Error, CustomStringConvertible {
   /// (``StateMachineBuilder/maxStepsPerRunToCompletion``): callbacks kept firing events. The
   /// state is the last one reached; the events still queued were dropped (and logged).
   case runToCompletionLimit(event: String, steps: Int)
+  /// Eventless transitions kept firing (HIERARCHY.md S12): one macrostep took more than
+  /// `microsteps` of them. The configuration is the one reached; the queued events were dropped.
+  case eventlessLoop(event: String, microsteps: Int)
+  /// `restoreState` or decoding got a configuration that is not legal (S1): two children of one
+  /// compound state, or a region of a parallel state without an active state.
+  case illegalConfiguration(String, reason: String)
 
   public var description: String {
     switch self {
@@ -46,6 +52,10 @@ public enum StateMachineError: Error, CustomStringConvertible {
       return "the ID or the object belongs to another state machine definition"
     case .busy(let operation):
       return "\(operation) cannot run while the machine runs a step; nothing changed"
+    case .eventlessLoop(let event, let microsteps):
+      return "eventless transitions after event '\(event)' did not settle within \(microsteps) microsteps; the queued events were dropped"
+    case .illegalConfiguration(let state, let reason):
+      return "'\(state)' is not a legal configuration: \(reason)"
     case .runToCompletionLimit(let event, let steps):
       return "the run to completion of event '\(event)' stopped after \(steps) steps; the queued events were dropped"
     }
@@ -66,6 +76,18 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
   case internalTransitionChangesState(event: String)
   /// A value is out of range (e.g. a negative timeout).
   case invalidValue(String, context: String)
+  /// A bare name matches several states in the nearest scope that has it (HIERARCHY.md N5).
+  case ambiguousState(String, candidates: [String], context: String)
+  /// A path does not name a state (N4): an unknown component, a skipped anonymous region, a
+  /// region index out of range, or a malformed component.
+  case invalidPath(String, reason: String, context: String)
+  /// A name contains `/`, `@` or `,`, which separate the components of paths (N4).
+  case invalidName(String, context: String)
+  /// A state declared twice under one parent with different kinds (N6).
+  case duplicateState(String)
+  /// The hierarchy is not well formed (S20): the message names the culprit (two fork targets in
+  /// one region, a history outside its parent, a junction without paths, …).
+  case invalidStructure(String)
 
   public var description: String {
     switch self {
@@ -81,6 +103,17 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
       return "transition '\(event)' is internal but does not lead from a state to itself"
     case .invalidValue(let value, let context):
       return "\(context) has invalid value \(value)"
+    case .ambiguousState(let name, let candidates, let context):
+      return "\(context) names ambiguous state '\(name)': "
+        + candidates.map { "'\($0)'" }.joined(separator: " or ")
+    case .invalidPath(let path, let reason, let context):
+      return "\(context) names invalid path '\(path)': \(reason)"
+    case .invalidName(let name, let context):
+      return "\(context): name '\(name)' contains '/', '@' or ',', which separate path components"
+    case .duplicateState(let path):
+      return "state '\(path)' is declared twice with different kinds"
+    case .invalidStructure(let message):
+      return message
     }
   }
 }

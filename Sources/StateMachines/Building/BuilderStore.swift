@@ -1,0 +1,131 @@
+import Foundation
+
+/// Everything a definition's builders declare. The root builder and every scoped builder of one
+/// definition write into the same store; each knows the scope it declares in.
+final class BuilderStore<Model> {
+  struct TransitionSpec {
+    /// The event; empty for an eventless transition (`always`).
+    let event: String
+    /// `nil` means any state (a wildcard transition, owned by the root: S4).
+    let from: [StateReference]?
+    /// Empty: the transition has no target (internal, or a terminating `die`). Several: a fork.
+    let to: [StateReference]
+    var kind: TransitionKind = .external
+    var isEventless = false
+    /// `whenDone`: the event is `done.state.<path of from>`, known once the tree is compiled.
+    var isDoneTransition = false
+    var terminates = false
+    var guardBody: MachineGuard<Model>? = nil
+    var action: MachineCallback<Model>? = nil
+    /// Fires the event automatically this long after entering a from-state.
+    var timeout: Duration? = nil
+    /// Fires the event when this notification is posted while in a from-state.
+    var notification: Notification.Name? = nil
+
+    var isInternal: Bool { kind == .internal }
+
+    /// A flat machine's source names (`nil` for a wildcard).
+    var fromNames: [String]? { from.map { $0.map(\.text) } }
+    /// A flat machine's target name (`nil` to stay).
+    var toName: String? { to.first?.text }
+  }
+
+  struct NamedCallback {
+    let name: String
+    let body: MachineCallback<Model>
+  }
+
+  struct StateCallback {
+    let state: StateReference
+    let body: MachineCallback<Model>
+  }
+
+  struct EntryAction {
+    let state: StateReference
+    let body: MachineEntryAction<Model>
+  }
+
+  var nodes: [DeclaredNode<Model>] = []
+  var rootInitial: [String] = []
+  var rootInitialAction: MachineCallback<Model>?
+  /// Every transition as declared, in order.
+  var declaredTransitions: [TransitionSpec] = []
+  var beforeCallbacks: [NamedCallback] = []
+  var afterCallbacks: [NamedCallback] = []
+  var entryActions: [EntryAction] = []
+  var exitActions: [StateCallback] = []
+  var observers: [(Model, Transition) -> Void] = []
+  var clock: any Clock<Duration> = ContinuousClock()
+  var notificationCenter: NotificationCenter = .default
+  var maxStepsPerRunToCompletion = 10_000
+  var log: StateMachineLog?
+  var postsStateNotifications = false
+
+  /// The declared node named `name` directly in `scope`, if any.
+  func child(named name: String, in scope: Int) -> Int? {
+    nodes.indices.first { nodes[$0].scope == scope && nodes[$0].parentPath == nil && nodes[$0].name == name }
+  }
+
+  /// Declares a node in `scope` (a path's last component under its parent path), or returns the
+  /// one already declared there under that name. A redeclaration may turn a state final; any other
+  /// change of kind is an error found when compiling (N6).
+  @discardableResult
+  func declare(_ path: String, kind: DeclaredKind, in scope: Int) -> Int {
+    var parentPath: String?
+    var name = path
+    if let slash = path.lastIndex(of: "/") {
+      parentPath = String(path[..<slash])
+      name = String(path[path.index(after: slash)...])
+    }
+    if let existing = nodes.indices.first(where: {
+      nodes[$0].scope == scope && nodes[$0].parentPath == parentPath && nodes[$0].name == name && !nodes[$0].isImplicit
+    }) {
+      if nodes[existing].kind == .state && kind == .final { nodes[existing].kind = .final }
+      return existing
+    }
+    if parentPath == nil, scope == -1,
+      let implicit = nodes.indices.first(where: { nodes[$0].isImplicit && nodes[$0].name == name })
+    {
+      nodes[implicit].isImplicit = false
+      nodes[implicit].kind = kind
+      return implicit
+    }
+    nodes.append(DeclaredNode(name: name, scope: scope, parentPath: parentPath, kind: kind))
+    return nodes.count - 1
+  }
+
+  /// The transitions, in declaration order, without repeats: declaring the same plain transition
+  /// (no guard, no action) twice is harmless.
+  var transitions: [TransitionSpec] {
+    var plain: Set<PlainTransitionKey> = []
+    return declaredTransitions.filter { spec in
+      guard spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil else {
+        return true
+      }
+      return plain.insert(
+        PlainTransitionKey(
+          event: spec.event, from: spec.from, to: spec.to, kind: spec.kind, eventless: spec.isEventless,
+          terminates: spec.terminates)
+      ).inserted
+    }
+  }
+
+  /// Whether the definition needs the statechart runtime: nested or parallel states,
+  /// pseudostates, eventless or multi-target transitions, or several initial states. A flat
+  /// machine keeps the flat tables.
+  var isHierarchical: Bool {
+    nodes.contains { $0.scope != -1 || $0.parentPath != nil || !($0.kind == .state || $0.kind == .final) }
+      || declaredTransitions.contains { $0.isEventless || $0.isDoneTransition || $0.to.count > 1 }
+      || rootInitial.count > 1 || rootInitialAction != nil
+  }
+}
+
+/// What makes two plain transitions (no guard, no action) the same.
+private struct PlainTransitionKey: Hashable {
+  let event: String
+  let from: [StateReference]?
+  let to: [StateReference]
+  let kind: TransitionKind
+  let eventless: Bool
+  let terminates: Bool
+}
