@@ -149,6 +149,8 @@ enum StateMachineErrorCase: Equatable {
   case foreignID
   case busy(String)
   case runToCompletionLimit(event: String, steps: Int)
+  case eventlessLoop(event: String, microsteps: Int)
+  case illegalConfiguration(String)
 
   init(_ error: StateMachineError) {
     switch error {
@@ -163,6 +165,8 @@ enum StateMachineErrorCase: Equatable {
     case .foreignID: self = .foreignID
     case .busy(let operation): self = .busy(operation)
     case .runToCompletionLimit(let event, let steps): self = .runToCompletionLimit(event: event, steps: steps)
+    case .eventlessLoop(let event, let microsteps): self = .eventlessLoop(event: event, microsteps: microsteps)
+    case .illegalConfiguration(let state, _): self = .illegalConfiguration(state)
     }
   }
 }

@@ -56,7 +56,7 @@ struct CompiledMachine<Model> {
   /// definition is rejected with one compare. (An object, not a counter, so it is unique while
   /// the definition lives.)
   @usableFromInline let identity: ObjectIdentifier
-  private let identityToken: DefinitionIdentity
+  let identityToken: DefinitionIdentity
   /// The most steps one run to completion may take (``StateMachineBuilder/maxStepsPerRunToCompletion``).
   @usableFromInline let maxSteps: Int
   /// Where the timeouts of this definition's clock are armed.
@@ -102,6 +102,9 @@ struct CompiledMachine<Model> {
   let declaredTransitions: [DeclaredTransition]
   @usableFromInline let clock: any Clock<Duration>
   @usableFromInline let notificationCenter: NotificationCenter
+  /// The statechart tables of a hierarchical definition; `nil` for a flat one, whose events all
+  /// go through the tables above.
+  @usableFromInline let chart: Statechart<Model>?
 
   /// An empty machine that rejects everything (the tables of an invalid definition).
   init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
@@ -136,10 +139,20 @@ struct CompiledMachine<Model> {
     log = nil
     clock = ContinuousClock()
     notificationCenter = .default
+    chart = nil
   }
 
   /// Validates `builder` (SEMANTICS.md, Definition) and compiles it.
   init(_ builder: StateMachineBuilder<Model>) throws(DefinitionError) {
+    if builder.store.isHierarchical {
+      try self.init(statechart: builder)
+    } else {
+      try self.init(flat: builder)
+    }
+  }
+
+  /// Compiles a flat definition: no nesting, no pseudostates.
+  private init(flat builder: StateMachineBuilder<Model>) throws(DefinitionError) {
     let states = builder.states
     guard !states.isEmpty else { throw .noStates }
     guard builder.maxStepsPerRunToCompletion >= 1 else {
@@ -150,6 +163,9 @@ struct CompiledMachine<Model> {
     maxSteps = builder.maxStepsPerRunToCompletion
     scheduler = timeoutScheduler(for: builder.clock)
     if states.contains("") { throw .emptyName(context: "addState") }
+    if let name = states.first(where: { $0.contains("@") || $0.contains(",") }) {
+      throw .invalidName(name, context: "addState")
+    }
     let events = builder.eventNames
     if events.contains("") { throw .emptyName(context: "a transition's event") }
     self.states = states
@@ -177,6 +193,7 @@ struct CompiledMachine<Model> {
     log = builder.log
     clock = builder.clock
     notificationCenter = builder.notificationCenter
+    chart = nil
     var triggers = [[Trigger]](repeating: [], count: states.count)
     let transitions = builder.transitions
     for spec in transitions where spec.timeout != nil || spec.notification != nil {
@@ -329,7 +346,7 @@ struct CompiledMachine<Model> {
 
   /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an
   /// unknown event: the all-rejecting last column.
-  private static func eventIDs(
+  static func eventIDs(
     _ fastSlots: [Int32], onlySources: [Int32], columnHeight: Int, identity: ObjectIdentifier
   ) -> [StateMachineEventID] {
     var ids: [StateMachineEventID] = []
@@ -418,7 +435,7 @@ struct CompiledMachine<Model> {
     for action in builder.exitActions { try state(action.state.text, "onExit('\(action.state.text)')") }
   }
 
-  private static func group(
+  static func group(
     _ callbacks: [BuilderStore<Model>.NamedCallback], by index: [String: Int32], count: Int
   ) -> [[Callback]] {
     var grouped = [[Callback]](repeating: [], count: count)

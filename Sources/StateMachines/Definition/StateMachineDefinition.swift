@@ -52,8 +52,12 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
     if let definitionError { throw definitionError }
   }
 
-  /// The states, in the order they were added.
-  public var states: [String] { compiled.states }
+  /// The states, in the order they were added; for a hierarchical definition, every state's
+  /// canonical path in document order (HIERARCHY.md N2, N4), pseudostates excluded.
+  public var states: [String] {
+    guard let chart = compiled.chart else { return compiled.states }
+    return compiled.states.indices.filter { !chart.tree.kinds[$0].isPseudostate }.map { compiled.states[$0] }
+  }
 
   /// The events, in the order of their first transition.
   public var events: [String] { compiled.events }
@@ -83,7 +87,15 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// Resolves a state name once, for cheap `is<State>` checks.
   @inlinable
   public func stateID(_ name: String) -> StateMachineStateID {
-    StateMachineStateID(definition: compiled.identity, index: compiled.stateTable.index(of: name) ?? -1)
+    StateMachineStateID(definition: compiled.identity, index: compiled.stateTable.index(of: name) ?? stateIndex(resolving: name))
+  }
+
+  /// A statechart's state named by a bare name (unique in the machine, N5) or a non-canonical
+  /// path (`p@0` for a named region); -1 if none.
+  @usableFromInline
+  func stateIndex(resolving name: String) -> Int32 {
+    guard let chart = compiled.chart else { return -1 }
+    return (try? chart.tree.resolve(name, from: -1, context: "")) ?? -1
   }
 
   @inlinable
@@ -122,7 +134,9 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
 
   @usableFromInline
   func isFinalState(_ index: Int32) -> Bool {
+    // In a statechart only a top-level final state terminates the machine (S16).
     compiled.isFinal.indices.contains(Int(index)) && compiled.isFinal[Int(index)]
+      && (compiled.chart.map { $0.tree.parents[Int(index)] == -1 } ?? true)
   }
 
   @usableFromInline

@@ -8,13 +8,27 @@ public struct Transition {
   public let to: String
   /// The value fired with the event (`fire("x", payload:)` or a generated `x(with:)`), if any.
   public let payload: (any Sendable)?
+  /// The path of the state that declares the transition (HIERARCHY.md §3); in a flat machine,
+  /// the state the machine was in. Empty for a wildcard or the machine's start.
+  public let source: String
+  /// The paths of the transition's targets; empty for a targetless (internal) transition. A
+  /// guard sees them before a junction chose its path.
+  public let targets: [String]
+  /// How the transition treats its source (S10).
+  public let kind: TransitionKind
 
-  /// Creates a transition description.
-  public init(event: String, from: String, to: String, payload: (any Sendable)? = nil) {
+  /// Creates a transition description. `source` defaults to `from`, `targets` to `[to]`.
+  public init(
+    event: String, from: String, to: String, payload: (any Sendable)? = nil, source: String? = nil,
+    targets: [String]? = nil, kind: TransitionKind = .external
+  ) {
     self.event = event
     self.from = from
     self.to = to
     self.payload = payload
+    self.source = source ?? from
+    self.targets = targets ?? [to]
+    self.kind = kind
   }
 
   /// The payload as `T`, or `nil` if there is none or it has another type.

@@ -133,4 +133,36 @@ extension StateMachineObject {
   public func restoreState(_ state: String) throws(StateMachineError) {
     try stateMachineDefinition.restore(state, on: _$stateMachineModel)
   }
+
+  // MARK: Hierarchy (HIERARCHY.md §3)
+
+  /// Every active state's canonical path in document order: the active leaves and all their
+  /// ancestors (for a flat machine, the state).
+  public var activeStates: [String] { stateMachineDefinition.activeStates(of: _$stateMachineModel) }
+
+  /// The active leaves' canonical paths in document order: one per active region.
+  public var activeLeaves: [String] { stateMachineDefinition.activeLeaves(of: _$stateMachineModel) }
+
+  /// The active states as an indented tree, one per line.
+  public var configurationDescription: String {
+    stateMachineDefinition.configurationDescription(of: _$stateMachineModel)
+  }
+
+  /// Exits every active state (children first, later regions first), running exit actions
+  /// (TBStateMachine's `tearDown`); the next use starts the machine again.
+  public func stopStateMachine() throws(StateMachineError) {
+    try stateMachineDefinition.stop(_$stateMachineModel)
+  }
+
+  /// Fires `event` once the current run to completion is done (the external queue, S13), or now
+  /// when no step runs.
+  @discardableResult
+  public func post(_ event: String, payload: (any Sendable)? = nil) -> Bool {
+    stateMachineDefinition.post(event, payload: payload, on: _$stateMachineModel)
+  }
+
+  /// Fires `event` after `delay` on the definition's clock (SCXML `<send delay>`).
+  public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration) {
+    stateMachineDefinition.post(event, payload: payload, after: delay, on: _$stateMachineModel)
+  }
 }

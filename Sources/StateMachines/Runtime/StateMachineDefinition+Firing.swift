@@ -485,6 +485,7 @@ extension StateMachineDefinition {
   /// Whether `event` would take a transition from `from`, running guards.
   @usableFromInline
   func canTake(_ event: Int32, from: Int32, _ model: Model) -> Bool {
+    if let chart = compiled.chart { return chartCanTake(chart, event, model) }
     if isTerminated(model) { return false }
     if let answer = answerFromTable(slot(event, from)) { return answer }
     let candidates = compiled.candidateRows.range(state: from, event: event)
@@ -495,6 +496,7 @@ extension StateMachineDefinition {
   @inlinable
   public func isInState(_ state: StateMachineStateID, on model: Model) -> Bool {
     guard state.definition == compiled.identity else { return false }
+    if compiled.chart != nil { return isInChartState(state.index, on: model) }
     startIfNeeded(model)
     return locked(model) { model._$stateMachineStorage.stateIndex == state.index }
   }
@@ -503,6 +505,7 @@ extension StateMachineDefinition {
   @inlinable
   public func currentState(of model: Model) -> String {
     startIfNeeded(model)
+    if let chart = compiled.chart { return chartState(of: model, chart) }
     return stateName(locked(model) { model._$stateMachineStorage.stateIndex })
   }
 
@@ -566,7 +569,9 @@ extension StateMachineDefinition {
   /// is busy with a step of the calling thread. `isCurrent`, checked under the lock, tells a
   /// timeout or notification that its state was left meanwhile (then nothing happens).
   @inlinable
-  func run(_ event: Int32, _ payload: (any Sendable)?, _ model: Model, isCurrent: (() -> Bool)?) -> StepOutcome {
+  func run(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, isCurrent: (() -> Bool)?, external: Bool = false
+  ) -> StepOutcome {
     let lock = model._$stateMachineLock
     // Why an event that found the machine busy was not queued.
     var ignoredBecause: String?
@@ -580,7 +585,8 @@ extension StateMachineDefinition {
         ignoredBecause = "a guard evaluated by can()"
         return
       }
-      model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: payload, isOwn: isOwn))
+      model._$stateMachineStorage.enqueue(
+        QueuedEvent(event: event, payload: payload, isOwn: isOwn, isExternal: external))
     }
     if case .busy = admission {
       if let ignoredBecause { return .rejected(.busy(ignoredBecause)) }
@@ -663,6 +669,7 @@ extension StateMachineDefinition {
   /// Steps 1–9, without the clean-up of ``step(_:_:_:)``.
   @inlinable
   func attemptStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    if let chart = compiled.chart { return chartStep(chart, event, payload, model) }
     let (from, terminated) = locked(model) {
       (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
     }

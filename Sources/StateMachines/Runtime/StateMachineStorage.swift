@@ -43,7 +43,9 @@ public struct StateMachineStorage {
   /// Removes and returns the oldest queued event.
   @inlinable mutating func dequeue() -> QueuedEvent? {
     guard hasQueuedEvents, let extras, !extras.queue.isEmpty else { return nil }
-    let next = extras.queue.removeFirst()
+    // Internal events first; posted (external) ones once none is left (S13).
+    let position = extras.queue.firstIndex { !$0.isExternal } ?? 0
+    let next = extras.queue.remove(at: position)
     set(Self.queuedFlag, !extras.queue.isEmpty)
     return next
   }
@@ -117,11 +119,15 @@ struct QueuedEvent {
   /// than by another thread that found the machine busy: only such events are dropped with a step
   /// that changed nothing.
   @usableFromInline let isOwn: Bool
+  /// Posted with `post(_:payload:)` (HIERARCHY.md S13): runs after the events fired inside the
+  /// step (the internal queue) are done.
+  @usableFromInline let isExternal: Bool
 
   @usableFromInline
-  init(event: Int32, payload: (any Sendable)?, isOwn: Bool) {
+  init(event: Int32, payload: (any Sendable)?, isOwn: Bool, isExternal: Bool = false) {
     self.event = event
     self.payload = payload
     self.isOwn = isOwn
+    self.isExternal = isExternal
   }
 }

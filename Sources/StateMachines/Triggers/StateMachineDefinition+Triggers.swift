@@ -30,23 +30,31 @@ extension StateMachineDefinition {
     }
     let extras = extras(of: model)
     let epoch = locked(model) { extras.epoch }
+    // A statechart's trigger is current while its state stays entered (its entry serial, S18);
+    // a flat machine's while no transition disarmed the triggers (the epoch).
+    let serial = compiled.chart == nil ? nil : locked(model) { extras.chart?.entrySerial[state] }
     let delivery = TriggerDelivery(actor: actor) { [weak model] event in
       guard let model else { return }
-      _ = self.run(event, nil, model) { model._$stateMachineStorage.extras?.epoch == epoch }
+      _ = self.run(event, nil, model) {
+        guard let extras = model._$stateMachineStorage.extras else { return false }
+        if let serial { return extras.chart?.entrySerial[state] == serial }
+        return extras.epoch == epoch
+      }
     }
+    let tag: Int32 = compiled.chart == nil ? -1 : state
     for trigger in triggers {
       let event = trigger.event
       if let timeout = trigger.timeout {
         let scheduler = compiled.scheduler
         let id = scheduler.schedule(after: timeout) { await delivery.deliver(event) }
-        extras.timeouts.append((scheduler, id))
+        extras.timeouts.append((scheduler, id, tag))
       }
       if let name = trigger.notification {
         let center = compiled.notificationCenter
         let token = center.addObserver(forName: name, object: nil, queue: nil) { _ in
           delivery.deliverNotification(event)
         }
-        extras.observations.append((center, token))
+        extras.observations.append((center, token, tag))
       }
     }
   }
@@ -74,6 +82,8 @@ extension StateMachineDefinition {
   /// Whether entering `state` runs anything: entry actions (unless it was restored), timeouts
   /// or notifications.
   func needsEntering(_ state: Int32, restored: Bool) -> Bool {
+    // A statechart computes its initial configuration when it starts.
+    if compiled.chart != nil { return true }
     guard compiled.triggers.indices.contains(Int(state)) else { return false }
     return !compiled.triggers[Int(state)].isEmpty || (!restored && !compiled.entryActions[Int(state)].isEmpty)
   }
@@ -88,6 +98,7 @@ extension StateMachineDefinition {
       return (storage.stateIndex, storage.slowPathFlags & StateMachineStorage.restoredFlag != 0, storage.isTerminated)
     }
     if terminated { return .accepted }
+    if let chart = compiled.chart { return enterChart(chart, model, restored: restored) }
     trace("start in '\(stateName(state))'")
     arm(state, model)
     if restored { return .accepted }

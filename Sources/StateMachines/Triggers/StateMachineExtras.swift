@@ -14,9 +14,14 @@ final class StateMachineExtras: @unchecked Sendable {
   /// Bumped whenever the armed triggers are disarmed: a timeout or notification that was armed
   /// in an older epoch is stale and must not fire.
   var epoch: UInt64 = 0
-  var timeouts: [(scheduler: any TimeoutScheduler, id: UInt64)] = []
-  var observations: [(center: NotificationCenter, token: any NSObjectProtocol)] = []
+  /// Armed timeouts and observers, with the state that armed them (-1 in a flat machine, which
+  /// disarms all at once).
+  var timeouts: [(scheduler: any TimeoutScheduler, id: UInt64, state: Int32)] = []
+  var observations: [(center: NotificationCenter, token: any NSObjectProtocol, state: Int32)] = []
   let streams = TransitionStreams()
+  /// A statechart's configuration, history and join arrivals; `nil` for a flat machine and
+  /// before a statechart starts. Changes under the object's lock.
+  @usableFromInline var chart: ChartConfiguration?
 
   @usableFromInline init() {}
 
@@ -31,6 +36,17 @@ final class StateMachineExtras: @unchecked Sendable {
     timeouts.removeAll()
     for observation in observations { observation.center.removeObserver(observation.token) }
     observations.removeAll()
+  }
+
+  /// Cancels the timeouts and removes the observers that the states in `states` armed (a
+  /// statechart's exit set, S18).
+  func disarm(_ states: StateSet) {
+    for timeout in timeouts where states.contains(timeout.state) { timeout.scheduler.cancel(timeout.id) }
+    timeouts.removeAll { states.contains($0.state) }
+    for observation in observations where states.contains(observation.state) {
+      observation.center.removeObserver(observation.token)
+    }
+    observations.removeAll { states.contains($0.state) }
   }
 }
 

@@ -1,0 +1,85 @@
+import Foundation
+
+extension CompiledMachine {
+  /// Compiles a hierarchical definition: the state tree in document order, the statechart
+  /// tables, and flat tables whose every slot sends the event to the statechart step.
+  init(statechart builder: StateMachineBuilder<Model>) throws(DefinitionError) {
+    let store = builder.store
+    guard store.maxStepsPerRunToCompletion >= 1 else {
+      throw .invalidValue("\(store.maxStepsPerRunToCompletion)", context: "maxStepsPerRunToCompletion")
+    }
+    let tree = try StateTree(store)
+    guard tree.count > 0 else { throw .noStates }
+    let eventNames = EventNames()
+    let chart = try Statechart.compile(store, tree: tree, events: eventNames)
+    identityToken = DefinitionIdentity()
+    identity = ObjectIdentifier(identityToken)
+    maxSteps = store.maxStepsPerRunToCompletion
+    scheduler = timeoutScheduler(for: store.clock)
+    states = tree.paths
+    events = eventNames.names
+    stateTable = NameTable(tree.paths)
+    eventTable = NameTable(events)
+    initialStateIndex = chart.rootInitial.first ?? 0
+    let eventIndexByName = eventNames.index
+    for callback in store.beforeCallbacks + store.afterCallbacks where eventIndexByName[callback.name] == nil {
+      throw callback.name.isEmpty
+        ? .emptyName(context: "a before or after callback") : .undeclaredEvent(callback.name, context: "before/after('\(callback.name)')")
+    }
+    beforeCallbacks = Self.group(store.beforeCallbacks, by: eventIndexByName, count: events.count)
+    afterCallbacks = Self.group(store.afterCallbacks, by: eventIndexByName, count: events.count)
+    var entryActions = [[EntryAction]](repeating: [], count: tree.count)
+    var exitActions = [[Callback]](repeating: [], count: tree.count)
+    func resolve(_ reference: StateReference, _ context: String) throws(DefinitionError) -> Int32 {
+      switch reference {
+      case .node(let declared):
+        guard declared >= 0 else { throw .invalidStructure("\(context) outside a state: the root has no callbacks") }
+        return tree.indexOfDeclared[declared]
+      case .name(let text, let scope):
+        return try tree.resolve(text, from: scope == -1 ? -1 : tree.indexOfDeclared[scope], context: context)
+      }
+    }
+    for action in store.entryActions {
+      entryActions[Int(try resolve(action.state, "onEntry('\(action.state.text)')"))].append(action.body)
+    }
+    for action in store.exitActions {
+      exitActions[Int(try resolve(action.state, "onExit('\(action.state.text)')"))].append(action.body)
+    }
+    self.entryActions = entryActions
+    self.exitActions = exitActions
+    isFinal = tree.kinds.map { $0 == .final }
+    observers = store.observers
+    takesTransition = true
+    log = store.log
+    clock = store.clock
+    notificationCenter = store.notificationCenter
+    var triggers = [[Trigger]](repeating: [], count: tree.count)
+    // Timeouts and notifications, on the states that declare them (S18).
+    for spec in store.transitions where spec.timeout != nil || spec.notification != nil {
+      for reference in spec.from ?? [] {
+        let state = try resolve(reference, "transition '\(spec.event)'")
+        triggers[Int(state)].append(
+          Trigger(event: eventIndexByName[spec.event]!, timeout: spec.timeout, notification: spec.notification))
+      }
+    }
+    self.triggers = triggers
+    declaredTransitions = chart.transitions.map { transition in
+      DeclaredTransition(
+        event: transition.event, from: transition.source == -1 ? nil : [transition.source],
+        to: transition.targets.first, isGuarded: transition.guardBody != nil, isInternal: transition.kind == .internal,
+        terminates: transition.terminates, timeout: nil, notification: nil)
+    }
+    // Every known event takes the statechart step; the last column rejects unknown events.
+    columnHeight = tree.count
+    var fastSlots = [Int32](repeating: Self.fullStep, count: tree.count * (events.count + 1))
+    for slot in (tree.count * events.count)..<fastSlots.count { fastSlots[slot] = Self.noTransition }
+    self.fastSlots = fastSlots
+    eventIDs = Self.eventIDs(
+      fastSlots, onlySources: Array(repeating: -1, count: events.count), columnHeight: tree.count, identity: identity)
+    lightTransitions = []
+    lightTransitionObjects = []
+    candidateRows = CandidateRows(emptyWith: tree.count)
+    candidates = []
+    self.chart = chart
+  }
+}

@@ -1,0 +1,319 @@
+/// A hierarchical definition as tables in document order (HIERARCHY.md §6): what the statechart
+/// step (SCXML Appendix D on indices) reads. Built once per definition, when the builder declares
+/// nested or parallel states, pseudostates, eventless transitions or forks; a flat definition has
+/// none and keeps the flat tables.
+@usableFromInline
+final class Statechart<Model>: @unchecked Sendable {
+  /// One transition, resolved.
+  struct ChartTransition {
+    /// The declaring state; -1 for a wildcard, which belongs to the root (S4).
+    let source: Int32
+    /// -1 for an eventless transition (S12).
+    let event: Int32
+    /// Empty: targetless (internal, or `die`). May name history, junction or join pseudostates.
+    let targets: [Int32]
+    let kind: TransitionKind
+    let terminates: Bool
+    let guardBody: MachineGuard<Model>?
+    let action: MachineCallback<Model>?
+  }
+
+  /// One path of a junction (S17c), resolved.
+  struct Path {
+    let target: Int32
+    let guardBody: MachineGuard<Model>?
+    let action: MachineCallback<Model>?
+  }
+
+  let tree: StateTree
+  let transitions: [ChartTransition]
+  /// Per state, its transitions in declaration order.
+  let transitionsFrom: [[Int32]]
+  /// The wildcard transitions, which belong to the root.
+  let rootTransitions: [Int32]
+  /// Per compound state, the states it enters by default (S11); for the root, `rootInitial`.
+  let initial: [[Int32]]
+  let rootInitial: [Int32]
+  let initialActions: [MachineCallback<Model>?]
+  let rootInitialAction: MachineCallback<Model>?
+  /// Per history pseudostate, its default targets and action (S15).
+  let historyDefaults: [[Int32]]
+  let historyActions: [MachineCallback<Model>?]
+  /// Per state, its history pseudostates.
+  let historyChildren: [[Int32]]
+  /// Per junction, its paths in order.
+  let junctionPaths: [[Path]]
+  /// Per join, its target and the sources of the transitions to it (S17b).
+  let joinTargets: [Int32]
+  let joinSources: [[Int32]]
+  /// Per compound or parallel state, the index of its `done.state.<path>` event, or -1 when no
+  /// transition handles it (then it is not raised).
+  let doneEvents: [Int32]
+  /// Whether any transition is eventless: only then does a microstep look for them.
+  let hasEventless: Bool
+
+  var count: Int { tree.count }
+
+  init(
+    tree: StateTree, transitions: [ChartTransition], initial: [[Int32]], rootInitial: [Int32],
+    initialActions: [MachineCallback<Model>?], rootInitialAction: MachineCallback<Model>?,
+    historyDefaults: [[Int32]], historyActions: [MachineCallback<Model>?], junctionPaths: [[Path]],
+    joinTargets: [Int32], joinSources: [[Int32]], doneEvents: [Int32]
+  ) {
+    self.tree = tree
+    self.transitions = transitions
+    var from = [[Int32]](repeating: [], count: tree.count)
+    var root: [Int32] = []
+    for (index, transition) in transitions.enumerated() {
+      if transition.source == -1 { root.append(Int32(index)) } else { from[Int(transition.source)].append(Int32(index)) }
+    }
+    transitionsFrom = from
+    rootTransitions = root
+    self.initial = initial
+    self.rootInitial = rootInitial
+    self.initialActions = initialActions
+    self.rootInitialAction = rootInitialAction
+    self.historyDefaults = historyDefaults
+    self.historyActions = historyActions
+    historyChildren = (0..<tree.count).map { state in
+      tree.children[state].filter { if case .history = tree.kinds[Int($0)] { return true } else { return false } }
+    }
+    self.junctionPaths = junctionPaths
+    self.joinTargets = joinTargets
+    self.joinSources = joinSources
+    self.doneEvents = doneEvents
+    hasEventless = transitions.contains { $0.event == -1 }
+  }
+
+  // MARK: Shape queries (SCXML D: isAtomicState, isCompoundState, …)
+
+  func kind(_ state: Int32) -> StateTree.Kind { tree.kinds[Int(state)] }
+
+  /// Atomic for selection: no child states (final states included).
+  func isAtomic(_ state: Int32) -> Bool {
+    let kind = kind(state)
+    return kind == .atomic || kind == .final
+  }
+
+  func isCompound(_ state: Int32) -> Bool { state >= 0 && kind(state) == .compound }
+  func isParallel(_ state: Int32) -> Bool { state >= 0 && kind(state) == .parallel }
+
+  func isHistory(_ state: Int32) -> Bool {
+    if case .history = kind(state) { return true }
+    return false
+  }
+
+  /// The transitions declared on `state` (-1: the wildcards).
+  func transitions(from state: Int32) -> [Int32] {
+    state == -1 ? rootTransitions : transitionsFrom[Int(state)]
+  }
+}
+
+extension Statechart {
+  /// Resolves and validates `store` (N4–N7, S11, S17, S20).
+  static func compile(
+    _ store: BuilderStore<Model>, tree: StateTree, events: EventNames
+  ) throws(DefinitionError) -> Statechart<Model> {
+    func resolve(_ reference: StateReference, _ context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
+      switch reference {
+      case .node(let declared):
+        guard declared >= 0 else { throw .invalidStructure("\(context()): the root has no callbacks") }
+        return tree.indexOfDeclared[declared]
+      case .name(let text, let scope):
+        return try tree.resolve(text, from: scope == -1 ? -1 : tree.indexOfDeclared[scope], context: context())
+      }
+    }
+    func resolve(_ text: String, in declared: Int, _ context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
+      try tree.resolve(text, from: declared == -1 ? -1 : tree.indexOfDeclared[declared], context: context())
+    }
+    let count = tree.count
+    func node(_ state: Int32) -> DeclaredNode<Model> { store.nodes[tree.declaredOf[Int(state)]] }
+
+    // Initial states (S11): a descendant at any depth, or one per region; default: first child.
+    var initial = [[Int32]](repeating: [], count: count)
+    var initialActions = [MachineCallback<Model>?](repeating: nil, count: count)
+    for state in 0..<Int32(count) {
+      let declared = node(state)
+      initialActions[Int(state)] = declared.initialAction
+      guard tree.kinds[Int(state)] == .compound else {
+        if !declared.initial.isEmpty && tree.kinds[Int(state)] != .compound {
+          throw .invalidStructure("initialState of '\(tree.paths[Int(state)])': only a compound state has an initial state")
+        }
+        continue
+      }
+      initial[Int(state)] = try initialTargets(
+        declared.initial.map { text throws(DefinitionError) in
+          try resolve(text, in: tree.declaredOf[Int(state)], "initialState of '\(tree.paths[Int(state)])'")
+        }, of: state, tree: tree)
+    }
+    let rootInitial = try initialTargets(
+      store.rootInitial.map { text throws(DefinitionError) in try resolve(text, in: -1, "initialState") }, of: -1, tree: tree)
+
+    // Pseudostates.
+    var historyDefaults = [[Int32]](repeating: [], count: count)
+    var historyActions = [MachineCallback<Model>?](repeating: nil, count: count)
+    var junctionPaths = [[Path]](repeating: [], count: count)
+    var joinTargets = [Int32](repeating: -1, count: count)
+    for state in 0..<Int32(count) {
+      let declared = node(state)
+      let path = tree.paths[Int(state)]
+      let parent = tree.parents[Int(state)]
+      switch tree.kinds[Int(state)] {
+      case .history:
+        guard parent >= 0, tree.kinds[Int(parent)] == .compound || tree.kinds[Int(parent)] == .parallel else {
+          throw .invalidStructure("history '\(path)' must be the child of a compound or parallel state")
+        }
+        var defaults: [Int32] = []
+        for text in declared.targets {
+          let target = try resolve(text, in: tree.declaredOf[Int(parent)], "the default of history '\(path)'")
+          guard tree.isDescendant(target, of: parent) else {
+            throw .invalidStructure("the default '\(tree.paths[Int(target)])' of history '\(path)' is outside its parent")
+          }
+          defaults.append(target)
+        }
+        historyDefaults[Int(state)] = defaults.isEmpty ? (tree.kinds[Int(parent)] == .parallel ? tree.stateChildren(of: parent) : [] ) : defaults
+        historyActions[Int(state)] = declared.defaultAction
+      case .junction:
+        guard !declared.junctionPaths.isEmpty else { throw .invalidStructure("junction '\(path)' has no paths") }
+        junctionPaths[Int(state)] = try declared.junctionPaths.map { junctionPath throws(DefinitionError) in
+          let target = try resolve(junctionPath.target, "a path of junction '\(path)'")
+          guard !tree.kinds[Int(target)].isPseudostate else {
+            throw .invalidStructure("a path of junction '\(path)' leads to pseudostate '\(tree.paths[Int(target)])'")
+          }
+          return Path(target: target, guardBody: junctionPath.guardBody, action: junctionPath.action)
+        }
+      case .join:
+        joinTargets[Int(state)] = try resolve(declared.targets[0], in: tree.declaredOf[Int(state)], "join '\(path)'")
+      default:
+        break
+      }
+    }
+    // A history without defaults enters its parent's initial (the XState v5 and UML rule).
+    for state in 0..<Int32(count) where tree.kinds[Int(state)].isPseudostate && historyDefaults[Int(state)].isEmpty {
+      if case .history = tree.kinds[Int(state)] { historyDefaults[Int(state)] = initial[Int(tree.parents[Int(state)])] }
+    }
+
+    // Transitions.
+    var transitions: [ChartTransition] = []
+    var joinSources = [[Int32]](repeating: [], count: count)
+    for spec in store.transitions {
+      let context = spec.isEventless ? "an eventless transition" : "transition '\(spec.event)'"
+      let targets = try spec.to.map { reference throws(DefinitionError) in try resolve(reference, context) }
+      try checkFork(targets, tree: tree, context: context)
+      let sources: [Int32] =
+        try spec.from.map { list throws(DefinitionError) in
+          try list.map { reference throws(DefinitionError) in try resolve(reference, context) }
+        } ?? [-1]
+      if spec.isInternal && !spec.terminates {
+        for (source, target) in zip(sources, targets) where source != target && !targets.isEmpty {
+          _ = target
+          throw .internalTransitionChangesState(event: spec.event)
+        }
+      }
+      if let timeout = spec.timeout, timeout < .zero {
+        throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
+      }
+      for source in sources {
+        if source >= 0 && tree.kinds[Int(source)].isPseudostate {
+          throw .invalidStructure("\(context) leaves pseudostate '\(tree.paths[Int(source)])'; only states are sources")
+        }
+        let event: Int32
+        if spec.isEventless {
+          event = -1
+        } else if spec.isDoneTransition {
+          guard source >= 0, tree.kinds[Int(source)] == .compound || tree.kinds[Int(source)] == .parallel else {
+            throw .invalidStructure("whenDone names '\(tree.path(source))', which is not a compound or parallel state")
+          }
+          event = events.add(doneEventName(of: source, tree: tree))
+        } else {
+          if spec.event.isEmpty { throw .emptyName(context: "a transition's event") }
+          event = events.add(spec.event)
+        }
+        for target in targets where tree.kinds[Int(target)] == .join {
+          if !joinSources[Int(target)].contains(source) { joinSources[Int(target)].append(source) }
+        }
+        // `internal: true` to the source itself is targetless.
+        let effectiveTargets = spec.isInternal ? [] : targets
+        transitions.append(
+          ChartTransition(
+            source: source, event: event, targets: effectiveTargets, kind: spec.isInternal ? .internal : spec.kind,
+            terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action))
+      }
+    }
+    for join in 0..<Int32(count) where tree.kinds[Int(join)] == .join {
+      try checkJoin(join, sources: joinSources[Int(join)], tree: tree)
+    }
+    var doneEvents = [Int32](repeating: -1, count: count)
+    for state in 0..<Int32(count) where tree.kinds[Int(state)] == .compound || tree.kinds[Int(state)] == .parallel {
+      doneEvents[Int(state)] = events.index[doneEventName(of: state, tree: tree)] ?? -1
+    }
+    return Statechart(
+      tree: tree, transitions: transitions, initial: initial, rootInitial: rootInitial,
+      initialActions: initialActions, rootInitialAction: store.rootInitialAction, historyDefaults: historyDefaults,
+      historyActions: historyActions, junctionPaths: junctionPaths, joinTargets: joinTargets, joinSources: joinSources,
+      doneEvents: doneEvents)
+  }
+
+  /// The event raised when `state` is done (S16).
+  static func doneEventName(of state: Int32, tree: StateTree) -> String {
+    "done.state.\(tree.paths[Int(state)])"
+  }
+
+  /// The initial targets of `state` (-1: the root): `declared`, checked to be descendants in
+  /// distinct regions, or the first child state.
+  private static func initialTargets(_ declared: [Int32], of state: Int32, tree: StateTree) throws(DefinitionError) -> [Int32] {
+    let name = state == -1 ? "the machine" : "'\(tree.paths[Int(state)])'"
+    if declared.isEmpty {
+      guard let first = tree.stateChildren(of: state).first else {
+        throw state == -1 ? .noStates : .invalidStructure("\(name) has no child states")
+      }
+      return [first]
+    }
+    for target in declared where !tree.isDescendant(target, of: state) {
+      throw .invalidStructure("the initial state '\(tree.paths[Int(target)])' of \(name) is not inside it")
+    }
+    try checkFork(declared, tree: tree, context: "the initial states of \(name)")
+    return declared
+  }
+
+  /// Several targets must lie in distinct regions of parallel states (S17a, S20).
+  private static func checkFork(_ targets: [Int32], tree: StateTree, context: String) throws(DefinitionError) {
+    guard targets.count > 1 else { return }
+    for (i, a) in targets.enumerated() {
+      for b in targets[(i + 1)...] {
+        // The nearest common ancestor of a and b must be parallel, with a and b in different regions.
+        var common = tree.parents[Int(a)]
+        while common != -1 && !(tree.isDescendant(b, of: common)) { common = tree.parents[Int(common)] }
+        if a == b || tree.isDescendant(a, of: b) || tree.isDescendant(b, of: a) || common == -1
+          || tree.kinds[Int(common)] != .parallel
+        {
+          throw .invalidStructure(
+            "\(context): '\(tree.paths[Int(a)])' and '\(tree.paths[Int(b)])' are not in distinct regions of one parallel state")
+        }
+      }
+    }
+  }
+
+  /// The sources of a join must lie in distinct regions of one parallel state (S17b, S20).
+  private static func checkJoin(_ join: Int32, sources: [Int32], tree: StateTree) throws(DefinitionError) {
+    let path = tree.paths[Int(join)]
+    guard sources.count >= 2, !sources.contains(-1) else {
+      throw .invalidStructure("join '\(path)' needs transitions from at least two states in distinct regions")
+    }
+    try checkFork(sources, tree: tree, context: "the sources of join '\(path)'")
+  }
+}
+
+/// The events of a statechart, in the order of their first transition.
+final class EventNames {
+  private(set) var names: [String] = []
+  private(set) var index: [String: Int32] = [:]
+
+  /// The index of `name`, added if new.
+  func add(_ name: String) -> Int32 {
+    if let existing = index[name] { return existing }
+    names.append(name)
+    index[name] = Int32(names.count - 1)
+    return Int32(names.count - 1)
+  }
+}

@@ -1,0 +1,20 @@
+/// The per-object state of a statechart (HIERARCHY.md §6): the active states, the history
+/// pseudostates' records and the join arrivals. Lives in the object's extras and changes under
+/// its lock, written once per microstep (S7.4).
+@usableFromInline
+struct ChartConfiguration: Sendable {
+  /// The active states (S1), a set closed under parent.
+  @usableFromInline var active: StateSet
+  /// What each history pseudostate recorded when its parent was last exited (S15).
+  var history: [Int32: [Int32]] = [:]
+  /// Per join, the sources that arrived (S17b).
+  var arrivals: [Int32: [Int32]] = [:]
+  /// When each active state was last entered (a counter): a timeout or notification armed on
+  /// entry is stale once its state was exited, even if it was entered again since (S18).
+  var entrySerial: [Int32: UInt64] = [:]
+  var serial: UInt64 = 0
+
+  init(capacity: Int) {
+    active = StateSet(capacity: capacity)
+  }
+}

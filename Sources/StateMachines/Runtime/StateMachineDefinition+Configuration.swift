@@ -1,0 +1,99 @@
+// The configuration queries and operations of §3: active states and leaves, a description of the
+// active tree, stopping, posting, and restoring a configuration (S1).
+
+extension StateMachineDefinition {
+  /// Every active state's canonical path, in document order (a flat machine: its state).
+  public func activeStates(of model: Model) -> [String] {
+    startIfNeeded(model)
+    guard let chart = compiled.chart else { return [currentState(of: model)] }
+    return chartConfiguration(model, chart).active.members.map { chart.tree.paths[Int($0)] }
+  }
+
+  /// The active leaves' canonical paths, in document order.
+  public func activeLeaves(of model: Model) -> [String] {
+    startIfNeeded(model)
+    guard let chart = compiled.chart else { return [currentState(of: model)] }
+    return chartConfiguration(model, chart).active.members.filter { chart.isAtomic($0) }.map { chart.tree.paths[Int($0)] }
+  }
+
+  /// The active states as an indented tree, one per line (TBStateMachine's debugger view).
+  public func configurationDescription(of model: Model) -> String {
+    startIfNeeded(model)
+    guard let chart = compiled.chart else { return currentState(of: model) }
+    return chartConfiguration(model, chart).active.members.map { state in
+      let depth = chart.tree.ancestors(of: state).count
+      let name = chart.tree.names[Int(state)]
+      return String(repeating: "  ", count: depth) + (name.isEmpty ? String(chart.tree.paths[Int(state)].split(separator: "/").last!) : name)
+    }.joined(separator: "\n")
+  }
+
+  /// Exits every active state, children first and later regions first, running exit actions
+  /// (TBStateMachine's `tearDown`). The machine is then unstarted: its next use starts it again
+  /// from the initial configuration.
+  ///
+  /// - Throws: ``StateMachineError/busy(_:)`` from inside a step;
+  ///   ``StateMachineError/callbackFailed(event:transitionHappened:underlying:)`` if an exit
+  ///   action threw (the machine is stopped all the same).
+  public func stop(_ model: Model) throws(StateMachineError) {
+    guard case .taken = admit(model, whileBusy: {}) else { throw .busy("stopStateMachine") }
+    var failure: (any Error)?
+    let unstarted = locked(model) { model._$stateMachineStorage.isUnstarted }
+    if !unstarted {
+      let active: [Int32]
+      if let chart = compiled.chart {
+        active = chartConfiguration(model, chart).active.members
+      } else {
+        active = [locked(model) { model._$stateMachineStorage.stateIndex }]
+      }
+      let state = currentState(of: model)
+      let transition = Transition(event: "", from: state, to: "", source: state, targets: [], kind: .external)
+      for index in active.reversed() {
+        for action in compiled.exitActions[Int(index)] {
+          do { try action(model, { transition }) } catch { if failure == nil { failure = error } }
+        }
+      }
+    }
+    disarm(model)
+    model._$stateMachineWillChangeState()
+    locked(model) {
+      model._$stateMachineStorage.extras?.chart = nil
+      model._$stateMachineStorage.stateIndex = compiled.initialStateIndex
+      model._$stateMachineStorage.isTerminated = false
+      model._$stateMachineStorage.set(StateMachineStorage.unstartedFlag, true)
+      model._$stateMachineStorage.set(StateMachineStorage.restoredFlag, false)
+    }
+    model._$stateMachineDidChangeState()
+    _ = endRun(model, event: -1)
+    if let failure { throw .callbackFailed(event: "", transitionHappened: true, underlying: failure) }
+  }
+
+  /// Fires `event` after the current run to completion (the external queue, S13); outside a
+  /// step, fires it now.
+  @discardableResult
+  public func post(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> Bool {
+    guard let index = eventIndex(event) else {
+      _ = rejectUnknown(event, model)
+      return false
+    }
+    return run(index, payload, model, isCurrent: nil, external: true).happened
+  }
+
+  /// Fires `event` on `model` after `delay` on the definition's clock (SCXML `<send delay>`):
+  /// as a timeout, it needs a class isolated to a global actor or declaring `Sendable`.
+  public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration, on model: Model) {
+    guard let index = eventIndex(event) else {
+      _ = rejectUnknown(event, model)
+      return
+    }
+    let actor = model._$stateMachineActor
+    guard model._$stateMachineLock != nil || actor != nil else {
+      trace("post('\(event)', after:) ignored: the class must be isolated to a global actor or declare Sendable")
+      return
+    }
+    let delivery = TriggerDelivery(actor: actor) { [weak model] event in
+      guard let model else { return }
+      _ = self.run(event, payload, model, isCurrent: nil, external: true)
+    }
+    _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }
+  }
+}

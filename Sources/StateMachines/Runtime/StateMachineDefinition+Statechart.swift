@@ -1,0 +1,561 @@
+// The statechart step: W3C SCXML Appendix D on indices (HIERARCHY.md §2), one function per
+// procedure of the Recommendation (`selectTransitions`, `removeConflictingTransitions`,
+// `computeExitSet`, `computeEntrySet`, `microstep`, the macrostep), with the rule each
+// implements. Document order is index order, so sorting is never needed.
+
+import Foundation
+
+extension StateMachineDefinition {
+  /// A transition chosen by selection, with its junction path and join resolved (S5, S17).
+  struct SelectedTransition {
+    /// The declaring state; -1 for a wildcard or the machine's initial transition.
+    let source: Int32
+    /// The targets after a junction's path was chosen or a join completed; empty: targetless.
+    let targets: [Int32]
+    let kind: TransitionKind
+    /// The transition's action, then the junction path's (S17c).
+    let actions: [MachineCallback<Model>]
+    /// The sources of a completed join, which its domain covers too (S17b).
+    var joinSources: [Int32] = []
+    /// A join arrival to record: (join, source).
+    var arrival: (join: Int32, source: Int32)?
+    /// A join that completes: its arrivals clear.
+    var completedJoin: Int32 = -1
+    var terminates = false
+  }
+
+  /// What one microstep entered, for the callbacks that follow.
+  struct EntrySet {
+    var states: StateSet
+    /// Compound states entered by default: their initial action runs (S7.5).
+    var defaultEntry: StateSet
+    /// Per parent, the history pseudostate whose defaults were entered: its action runs.
+    var historyDefaults: [Int32: Int32] = [:]
+  }
+
+  // MARK: Reading and writing the configuration
+
+  /// The object's configuration (empty before the machine starts).
+  func chartConfiguration(_ model: Model, _ chart: Statechart<Model>) -> ChartConfiguration {
+    locked(model) { model._$stateMachineStorage.extras?.chart } ?? ChartConfiguration(capacity: chart.count)
+  }
+
+  /// The `state` string of a configuration: the active leaves' paths in document order, joined
+  /// by `,` (§3).
+  func stateString(_ active: StateSet, _ chart: Statechart<Model>) -> String {
+    active.members.filter { chart.isAtomic($0) }.map { chart.tree.paths[Int($0)] }.joined(separator: ",")
+  }
+
+  /// Writes a configuration, the first active leaf as the state index, and termination, telling
+  /// Observation.
+  func writeChart(_ configuration: ChartConfiguration, _ chart: Statechart<Model>, terminated: Bool, _ model: Model) {
+    let extras = extras(of: model)
+    let leaf = configuration.active.members.first { chart.isAtomic($0) } ?? 0
+    model._$stateMachineWillChangeState()
+    locked(model) {
+      extras.chart = configuration
+      model._$stateMachineStorage.stateIndex = leaf
+      if terminated { model._$stateMachineStorage.isTerminated = true }
+    }
+    model._$stateMachineDidChangeState()
+  }
+
+  /// Whether `state` (or, being compound, one of its descendants) is active.
+  @usableFromInline
+  func isInChartState(_ state: Int32, on model: Model) -> Bool {
+    startIfNeeded(model)
+    return locked(model) { model._$stateMachineStorage.extras?.chart?.active.contains(state) } ?? false
+  }
+
+  /// The `state` string of `model`'s statechart.
+  @usableFromInline
+  func chartState(of model: Model, _ chart: Statechart<Model>) -> String {
+    stateString(chartConfiguration(model, chart).active, chart)
+  }
+
+  // MARK: Start (S2)
+
+  /// Enters the initial configuration (the entry set of a transition from the root to the
+  /// initial states), then takes eventless transitions; a restored configuration only arms its
+  /// triggers.
+  func enterChart(_ chart: Statechart<Model>, _ model: Model, restored: Bool) -> StepOutcome {
+    if restored {
+      let configuration = chartConfiguration(model, chart)
+      for state in configuration.active.members { arm(state, model) }
+      return .accepted
+    }
+    trace("start")
+    let initial = SelectedTransition(
+      source: -1, targets: chart.rootInitial, kind: .external, actions: chart.rootInitialAction.map { [$0] } ?? [])
+    let outcome = microstep(chart, [initial], eventName: "", payload: nil, model)
+    if !outcome.happened { return outcome }
+    if case .failed = outcome { return outcome }
+    return takeEventless(chart, eventName: "", payload: nil, model) ?? .accepted
+  }
+
+  // MARK: The macrostep (S3)
+
+  /// One external or queued event: select, `before` callbacks, the microstep, `after`
+  /// callbacks, observers, then eventless transitions until none is enabled (S3, S12). Events
+  /// raised meanwhile wait in the queue, which the caller drains.
+  @usableFromInline
+  func chartStep(_ chart: Statechart<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    let eventName = compiled.events[Int(event)]
+    let configuration = chartConfiguration(model, chart)
+    let old = stateString(configuration.active, chart)
+    trace("event '\(eventName)' in '\(old)'")
+    if let definitionError { return rejected(.invalidDefinition(definitionError)) }
+    if isTerminated(model) { return rejected(.terminated(event: eventName, state: old)) }
+    let selected: [SelectedTransition]
+    do {
+      selected = try selectTransitions(chart, event: event, eventName: eventName, configuration, payload, model)
+    } catch {
+      return failed(eventName, transitionHappened: false, error)
+    }
+    if selected.isEmpty {
+      let declared = configuration.active.members.contains { state in
+        chart.transitions(from: state).contains { chart.transitions[Int($0)].event == event }
+      } || chart.rootTransitions.contains { chart.transitions[Int($0)].event == event }
+      return rejected(
+        declared ? .guardsFailed(event: eventName, state: old) : .noTransition(event: eventName, state: old))
+    }
+    let first = selected[0]
+    let transition = Transition(
+      event: eventName, from: old, to: old, payload: payload, source: chart.tree.path(first.source),
+      targets: first.targets.map { chart.tree.path($0) }, kind: first.kind)
+    do {
+      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, { transition }) }
+    } catch {
+      return failed(eventName, transitionHappened: false, error)
+    }
+    let outcome = microstep(chart, selected, eventName: eventName, payload: payload, model)
+    guard outcome.happened else { return outcome }
+    let new = chartState(of: model, chart)
+    let done = Transition(
+      event: eventName, from: old, to: new, payload: payload, source: transition.source, targets: transition.targets,
+      kind: transition.kind)
+    var failure: (any Error)?
+    if case .failed(let error, _) = outcome { failure = error }
+    do {
+      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, { done }) }
+    } catch {
+      if failure == nil { failure = error }
+    }
+    for observer in compiled.observers { observer(model, done) }
+    if let extras = locked(model, { model._$stateMachineStorage.extras }) {
+      publish(CompletedTransition(from: old, event: eventName, to: new, payload: payload), to: extras)
+    }
+    if let failure {
+      if case .failed = outcome { return outcome }
+      return failed(eventName, transitionHappened: true, failure)
+    }
+    return takeEventless(chart, eventName: eventName, payload: payload, model) ?? .accepted
+  }
+
+  /// Takes eventless transitions until none is enabled (S12): at most 1,000 microsteps, then
+  /// ``StateMachineError/eventlessLoop(event:microsteps:)`` with the configuration reached and
+  /// the queue dropped. `nil` when all went well.
+  func takeEventless(
+    _ chart: Statechart<Model>, eventName: String, payload: (any Sendable)?, _ model: Model
+  ) -> StepOutcome? {
+    guard chart.hasEventless else { return nil }
+    let limit = 1_000
+    var microsteps = 0
+    while !isTerminated(model) {
+      let configuration = chartConfiguration(model, chart)
+      let selected: [SelectedTransition]
+      do {
+        selected = try selectTransitions(chart, event: -1, eventName: eventName, configuration, payload, model)
+      } catch {
+        return failed(eventName, transitionHappened: true, error)
+      }
+      if selected.isEmpty { return nil }
+      microsteps += 1
+      if microsteps > limit {
+        let dropped = locked(model) { model._$stateMachineStorage.dropOwnQueued(after: 0) }
+        let error = StateMachineError.eventlessLoop(event: eventName, microsteps: limit)
+        trace("failed: \(error); dropped \(dropped) queued event(s)")
+        return .failed(error, transitionHappened: true)
+      }
+      let outcome = microstep(chart, selected, eventName: eventName, payload: payload, model)
+      if case .failed = outcome { return outcome }
+    }
+    return nil
+  }
+
+  // MARK: Selection (S4, S5, S6)
+
+  /// SCXML D `selectTransitions` / `selectEventlessTransitions` (S4): for each active atomic
+  /// state in document order, the first enabled transition of it or its nearest ancestor, then
+  /// wildcards; duplicates once; conflicts removed (S6). Each guard runs at most once.
+  func selectTransitions(
+    _ chart: Statechart<Model>, event: Int32, eventName: String, _ configuration: ChartConfiguration,
+    _ payload: (any Sendable)?, _ model: Model
+  ) throws -> [SelectedTransition] {
+    var enabled: [SelectedTransition] = []
+    var taken: Set<Int32> = []
+    var evaluated: [Int32: SelectedTransition?] = [:]
+    let state = stateString(configuration.active, chart)
+    for atomic in configuration.active.members where chart.isAtomic(atomic) {
+      var holder = atomic
+      search: while true {
+        for index in chart.transitions(from: holder) where chart.transitions[Int(index)].event == event {
+          let candidate: SelectedTransition?
+          if let known = evaluated[index] {
+            candidate = known
+          } else {
+            candidate = try enable(chart, index, eventName: eventName, state: state, configuration, payload, model)
+            evaluated[index] = candidate
+          }
+          if let candidate {
+            if taken.insert(index).inserted { enabled.append(candidate) }
+            break search
+          }
+        }
+        if holder == -1 { break }
+        holder = chart.tree.parents[Int(holder)]
+      }
+    }
+    return removeConflictingTransitions(chart, enabled, configuration)
+  }
+
+  /// Whether transition `index` is enabled: its guard passes, and for a junction one of its
+  /// paths does (S5, S17c); a transition to a join records an arrival or completes it (S17b).
+  func enable(
+    _ chart: Statechart<Model>, _ index: Int32, eventName: String, state: String, _ configuration: ChartConfiguration,
+    _ payload: (any Sendable)?, _ model: Model
+  ) throws -> SelectedTransition? {
+    let declared = chart.transitions[Int(index)]
+    let transition = {
+      Transition(
+        event: eventName, from: state, to: declared.targets.map { chart.tree.path($0) }.joined(separator: ","),
+        payload: payload, source: chart.tree.path(declared.source), targets: declared.targets.map { chart.tree.path($0) },
+        kind: declared.kind)
+    }
+    if let guardBody = declared.guardBody {
+      let passed = try guardBody(model, transition)
+      trace("guard of '\(eventName)' from '\(chart.tree.path(declared.source))': \(passed)")
+      guard passed else { return nil }
+    }
+    var actions = declared.action.map { [$0] } ?? []
+    var targets = declared.targets
+    if targets.count == 1, chart.kind(targets[0]) == .junction {
+      var chosen: Statechart<Model>.Path?
+      for path in chart.junctionPaths[Int(targets[0])] {
+        if try path.guardBody?(model, transition) ?? true {
+          chosen = path
+          break
+        }
+      }
+      guard let chosen else { return nil }
+      targets = [chosen.target]
+      if let action = chosen.action { actions.append(action) }
+    }
+    var selected = SelectedTransition(
+      source: declared.source, targets: targets, kind: declared.kind, actions: actions, terminates: declared.terminates)
+    if targets.count == 1, chart.kind(targets[0]) == .join {
+      let join = targets[0]
+      let sources = chart.joinSources[Int(join)]
+      let arrived = Set(configuration.arrivals[join] ?? []).union([declared.source])
+      if sources.allSatisfy({ arrived.contains($0) && configuration.active.contains($0) }) {
+        selected = SelectedTransition(
+          source: declared.source, targets: [chart.joinTargets[Int(join)]], kind: .external, actions: actions,
+          joinSources: sources, completedJoin: join, terminates: declared.terminates)
+      } else {
+        selected = SelectedTransition(
+          source: declared.source, targets: [], kind: .internal, actions: actions, arrival: (join, declared.source),
+          terminates: declared.terminates)
+      }
+    }
+    return selected
+  }
+
+  /// SCXML D `removeConflictingTransitions` (S6): of two transitions whose exit sets intersect,
+  /// the one whose source is a descendant of the other's wins; otherwise the earlier one.
+  func removeConflictingTransitions(
+    _ chart: Statechart<Model>, _ enabled: [SelectedTransition], _ configuration: ChartConfiguration
+  ) -> [SelectedTransition] {
+    guard enabled.count > 1 else { return enabled }
+    var kept: [(transition: SelectedTransition, exits: StateSet)] = []
+    for candidate in enabled {
+      let exits = computeExitSet(chart, [candidate], configuration)
+      var preempted = false
+      var replaced: [Int] = []
+      for (position, other) in kept.enumerated() where exits.intersects(other.exits) {
+        if chart.tree.isDescendant(candidate.source, of: other.transition.source) {
+          replaced.append(position)
+        } else {
+          preempted = true
+          break
+        }
+      }
+      if !preempted {
+        for position in replaced.reversed() { kept.remove(at: position) }
+        kept.append((candidate, exits))
+      }
+    }
+    return kept.map(\.transition)
+  }
+
+  // MARK: Exit and entry sets (S8, S9, S10)
+
+  /// SCXML D `getEffectiveTargetStates`: history pseudostates replaced by what they recorded, or
+  /// by their defaults.
+  func effectiveTargets(_ chart: Statechart<Model>, _ targets: [Int32], _ history: [Int32: [Int32]]) -> [Int32] {
+    var result: [Int32] = []
+    for target in targets {
+      if chart.isHistory(target) {
+        let next = history[target] ?? effectiveTargets(chart, chart.historyDefaults[Int(target)], history)
+        for state in next where !result.contains(state) { result.append(state) }
+      } else if !result.contains(target) {
+        result.append(target)
+      }
+    }
+    return result
+  }
+
+  /// Whether `transition` is a `.local` transition to its source or an ancestor (S10b): that
+  /// state stays, its active descendants are exited and its defaults entered.
+  func isLocalToAncestor(_ chart: Statechart<Model>, _ transition: SelectedTransition) -> Bool {
+    guard transition.kind == .local, transition.source >= 0, transition.targets.count == 1 else { return false }
+    let target = transition.targets[0]
+    return chart.isCompound(target) && (target == transition.source || chart.tree.isDescendant(transition.source, of: target))
+  }
+
+  /// SCXML D `getTransitionDomain` (S8, S10): `nil` for a targetless transition, -1 for the root.
+  func transitionDomain(_ chart: Statechart<Model>, _ transition: SelectedTransition, _ history: [Int32: [Int32]]) -> Int32? {
+    let targets = effectiveTargets(chart, transition.targets, history)
+    if targets.isEmpty { return nil }
+    let source = transition.source
+    if source == -1 { return -1 }
+    if transition.kind == .local {
+      if chart.isCompound(source) && targets.allSatisfy({ chart.tree.isDescendant($0, of: source) }) { return source }
+      if isLocalToAncestor(chart, transition) { return transition.targets[0] }
+    }
+    return leastCommonCompoundAncestor(chart, [source] + transition.joinSources + targets)
+  }
+
+  /// SCXML D `findLCCA`: the nearest proper ancestor of the first state that is compound (or
+  /// the root) and contains all the others. Parallel states are skipped (§11).
+  func leastCommonCompoundAncestor(_ chart: Statechart<Model>, _ states: [Int32]) -> Int32 {
+    for ancestor in chart.tree.ancestors(of: states[0]) where chart.isCompound(ancestor) {
+      if states.dropFirst().allSatisfy({ chart.tree.isDescendant($0, of: ancestor) }) { return ancestor }
+    }
+    return -1
+  }
+
+  /// SCXML D `computeExitSet` (S8): the active proper descendants of each transition's domain.
+  func computeExitSet(
+    _ chart: Statechart<Model>, _ transitions: [SelectedTransition], _ configuration: ChartConfiguration
+  ) -> StateSet {
+    var exits = StateSet(capacity: chart.count)
+    for transition in transitions {
+      guard let domain = transitionDomain(chart, transition, configuration.history) else { continue }
+      for state in configuration.active.members where chart.tree.isDescendant(state, of: domain) { exits.insert(state) }
+    }
+    return exits
+  }
+
+  /// SCXML D `computeEntrySet` (S9): each target with its default descendants, the ancestors
+  /// below the domain, and the other regions of every parallel ancestor.
+  func computeEntrySet(
+    _ chart: Statechart<Model>, _ transitions: [SelectedTransition], _ history: [Int32: [Int32]]
+  ) -> EntrySet {
+    var entry = EntrySet(states: StateSet(capacity: chart.count), defaultEntry: StateSet(capacity: chart.count))
+    func hasDescendantToEnter(_ state: Int32) -> Bool {
+      let last = chart.tree.lastDescendant[Int(state)]
+      guard state < last else { return false }
+      return (state + 1...last).contains { entry.states.contains($0) }
+    }
+    func enterOtherRegions(of parallel: Int32) {
+      for region in chart.tree.stateChildren(of: parallel) where !hasDescendantToEnter(region) {
+        addDescendants(region)
+      }
+    }
+    // SCXML D `addDescendantStatesToEnter`.
+    func addDescendants(_ state: Int32) {
+      if chart.isHistory(state) {
+        let parent = chart.tree.parents[Int(state)]
+        let targets: [Int32]
+        if let recorded = history[state] {
+          targets = recorded
+        } else {
+          entry.historyDefaults[parent] = state
+          targets = chart.historyDefaults[Int(state)]
+        }
+        for target in targets { addDescendants(target) }
+        for target in targets { addAncestors(target, below: parent) }
+        return
+      }
+      entry.states.insert(state)
+      if chart.isCompound(state) {
+        entry.defaultEntry.insert(state)
+        for target in chart.initial[Int(state)] { addDescendants(target) }
+        for target in chart.initial[Int(state)] { addAncestors(target, below: state) }
+      } else if chart.isParallel(state) {
+        enterOtherRegions(of: state)
+      }
+    }
+    // SCXML D `addAncestorStatesToEnter`.
+    func addAncestors(_ state: Int32, below ancestor: Int32) {
+      for parent in chart.tree.ancestors(of: state) {
+        if parent == ancestor { break }
+        entry.states.insert(parent)
+        if chart.isParallel(parent) { enterOtherRegions(of: parent) }
+      }
+    }
+    for transition in transitions {
+      if isLocalToAncestor(chart, transition) {
+        let target = transition.targets[0]
+        for state in chart.initial[Int(target)] { addDescendants(state) }
+        for state in chart.initial[Int(target)] { addAncestors(state, below: target) }
+        continue
+      }
+      for target in transition.targets { addDescendants(target) }
+      let domain = transitionDomain(chart, transition, history)
+      for target in effectiveTargets(chart, transition.targets, history) {
+        addAncestors(target, below: domain ?? -1)
+      }
+    }
+    return entry
+  }
+
+  /// SCXML D `isInFinalState`: a compound state with an active final child, or a parallel
+  /// state all of whose regions are in a final state.
+  func isInFinalState(_ chart: Statechart<Model>, _ state: Int32, _ active: StateSet) -> Bool {
+    if chart.isCompound(state) {
+      return chart.tree.stateChildren(of: state).contains { chart.kind($0) == .final && active.contains($0) }
+    }
+    if chart.isParallel(state) {
+      return chart.tree.stateChildren(of: state).allSatisfy { isInFinalState(chart, $0, active) }
+    }
+    return false
+  }
+
+  // MARK: The microstep (S7)
+
+  /// SCXML D `microstep`: record history, exit in reverse document order, run the transitions'
+  /// actions, write the configuration, enter in document order (S7). A throw before the write
+  /// changes nothing; after it, the rest of the entry actions is skipped and the new
+  /// configuration stands.
+  func microstep(
+    _ chart: Statechart<Model>, _ transitions: [SelectedTransition], eventName: String, payload: (any Sendable)?,
+    _ model: Model
+  ) -> StepOutcome {
+    let old = chartConfiguration(model, chart)
+    let exits = computeExitSet(chart, transitions, old)
+    // 1. History is recorded before any exit action (S15).
+    var new = old
+    for state in exits.members {
+      for history in chart.historyChildren[Int(state)] {
+        if case .history(.deep) = chart.kind(history) {
+          new.history[history] = old.active.members.filter { chart.isAtomic($0) && chart.tree.isDescendant($0, of: state) }
+        } else {
+          new.history[history] = old.active.members.filter { chart.tree.parents[Int($0)] == state }
+        }
+      }
+    }
+    let entry = computeEntrySet(chart, transitions, new.history)
+    new.active.subtract(exits)
+    new.active.formUnion(entry.states)
+    for transition in transitions {
+      if let arrival = transition.arrival, !(new.arrivals[arrival.join] ?? []).contains(arrival.source) {
+        new.arrivals[arrival.join, default: []].append(arrival.source)
+      }
+      if transition.completedJoin >= 0 { new.arrivals[transition.completedJoin] = nil }
+    }
+    // An arrival is forgotten when its source is exited (S17b).
+    for (join, sources) in new.arrivals { new.arrivals[join] = sources.filter { new.active.contains($0) } }
+    for state in exits.members { new.entrySerial[state] = nil }
+    for state in entry.states.members {
+      new.serial &+= 1
+      new.entrySerial[state] = new.serial
+    }
+    let terminates =
+      transitions.contains { $0.terminates }
+      || entry.states.members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
+    let from = stateString(old.active, chart)
+    let to = stateString(new.active, chart)
+    func transition(_ selected: SelectedTransition) -> Transition {
+      Transition(
+        event: eventName, from: from, to: to, payload: payload, source: chart.tree.path(selected.source),
+        targets: selected.targets.map { chart.tree.path($0) }, kind: selected.kind)
+    }
+    let primary = transition(transitions[0])
+    // 2.–3. Exits, children first, later regions first; then the transitions' actions.
+    do {
+      for state in exits.members.reversed() {
+        if !compiled.exitActions[Int(state)].isEmpty { trace("exit '\(chart.tree.paths[Int(state)])'") }
+        for action in compiled.exitActions[Int(state)] { try action(model, { primary }) }
+      }
+      for selected in transitions {
+        let context = transition(selected)
+        for action in selected.actions { try action(model, { context }) }
+      }
+    } catch {
+      return failed(eventName, transitionHappened: false, error)
+    }
+    // 4. The configuration is written; the exited states' triggers are disarmed.
+    writeChart(new, chart, terminated: terminates, model)
+    trace("'\(from)' -> '\(to)' on '\(eventName)'")
+    if let extras = locked(model, { model._$stateMachineStorage.extras }) {
+      if terminates { disarm(model) } else { extras.disarm(exits) }
+    }
+    // 5. Entries in document order.
+    var entered = old.active
+    entered.subtract(exits)
+    var failure: (any Error)?
+    for state in entry.states.members {
+      entered.insert(state)
+      if failure == nil {
+        do {
+          if !compiled.entryActions[Int(state)].isEmpty { trace("entry '\(chart.tree.paths[Int(state)])'") }
+          for action in compiled.entryActions[Int(state)] {
+            if let next = try action(model, { primary }) { try enqueue(next, model) }
+          }
+          if entry.defaultEntry.contains(state), let action = chart.initialActions[Int(state)] {
+            try action(model, { primary })
+          }
+          if let history = entry.historyDefaults[state], let action = chart.historyActions[Int(history)] {
+            try action(model, { primary })
+          }
+        } catch {
+          failure = error
+        }
+      }
+      if !terminates { arm(state, model) }
+      // Done events (S16).
+      if chart.kind(state) == .final {
+        let parent = chart.tree.parents[Int(state)]
+        guard parent >= 0 else { continue }
+        raise(chart.doneEvents[Int(parent)], model)
+        let grandparent = chart.tree.parents[Int(parent)]
+        if chart.isParallel(grandparent)
+          && chart.tree.stateChildren(of: grandparent).allSatisfy({ isInFinalState(chart, $0, entered) })
+        {
+          raise(chart.doneEvents[Int(grandparent)], model)
+        }
+      }
+    }
+    if let failure { return failed(eventName, transitionHappened: true, failure) }
+    return .accepted
+  }
+
+  /// Appends an internal event (a done event) to the queue, if a transition handles it.
+  func raise(_ event: Int32, _ model: Model) {
+    guard event >= 0 else { return }
+    locked(model) { model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: nil, isOwn: true)) }
+  }
+
+  // MARK: Queries
+
+  /// Whether `event` would take a transition now (S19): selection yields a transition. Guards
+  /// run; nothing changes.
+  func chartCanTake(_ chart: Statechart<Model>, _ event: Int32, _ model: Model) -> Bool {
+    if isTerminated(model) { return false }
+    let configuration = chartConfiguration(model, chart)
+    let selected = try? selectTransitions(
+      chart, event: event, eventName: compiled.events[Int(event)], configuration, nil, model)
+    return !(selected ?? []).isEmpty
+  }
+}
