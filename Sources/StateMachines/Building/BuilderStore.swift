@@ -58,6 +58,7 @@ final class BuilderStore<Model> {
   var clock: any Clock<Duration> = ContinuousClock()
   var notificationCenter: NotificationCenter = .default
   var maxStepsPerRunToCompletion = 10_000
+  var maxEventlessMicrosteps = 1_000
   var log: StateMachineLog?
   var postsStateNotifications = false
 

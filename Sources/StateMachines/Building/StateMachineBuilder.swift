@@ -94,6 +94,15 @@ public final class StateMachineBuilder<Model> {
     set { store.maxStepsPerRunToCompletion = newValue }
   }
 
+  /// The most eventless microsteps one event may cause (HIERARCHY.md S12): past it the step ends
+  /// with ``StateMachineError/eventlessLoop(event:microsteps:)``, the configuration is the one
+  /// reached and the queue is dropped. Guards against eventless transitions that never settle.
+  /// At least 1; the default is 1,000.
+  public var maxEventlessMicrosteps: Int {
+    get { store.maxEventlessMicrosteps }
+    set { store.maxEventlessMicrosteps = newValue }
+  }
+
   /// Where the verbose trace goes; `nil` (the default) traces nothing. See ``StateMachineLog``.
   public var log: StateMachineLog? {
     get { store.log }

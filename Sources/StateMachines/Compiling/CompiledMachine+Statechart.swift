@@ -11,7 +11,11 @@ extension CompiledMachine {
     let tree = try StateTree(store)
     guard tree.count > 0 else { throw .noStates }
     let eventNames = EventNames()
+    guard store.maxEventlessMicrosteps >= 1 else {
+      throw .invalidValue("\(store.maxEventlessMicrosteps)", context: "maxEventlessMicrosteps")
+    }
     let chart = try Statechart.compile(store, tree: tree, events: eventNames)
+    chart.maxEventlessMicrosteps = store.maxEventlessMicrosteps
     identityToken = DefinitionIdentity()
     identity = ObjectIdentifier(identityToken)
     maxSteps = store.maxStepsPerRunToCompletion

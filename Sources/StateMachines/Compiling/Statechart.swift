@@ -51,6 +51,8 @@ final class Statechart<Model>: @unchecked Sendable {
   let doneEvents: [Int32]
   /// Whether any transition is eventless: only then does a microstep look for them.
   let hasEventless: Bool
+  /// The most eventless microsteps per event (S12).
+  var maxEventlessMicrosteps = 1_000
 
   var count: Int { tree.count }
 

@@ -152,14 +152,15 @@ extension StateMachineDefinition {
     return takeEventless(chart, eventName: eventName, payload: payload, model) ?? .accepted
   }
 
-  /// Takes eventless transitions until none is enabled (S12): at most 1,000 microsteps, then
+  /// Takes eventless transitions until none is enabled (S12): at most `maxEventlessMicrosteps`
+  /// (1,000 by default), then
   /// ``StateMachineError/eventlessLoop(event:microsteps:)`` with the configuration reached and
   /// the queue dropped. `nil` when all went well.
   func takeEventless(
     _ chart: Statechart<Model>, eventName: String, payload: (any Sendable)?, _ model: Model
   ) -> StepOutcome? {
     guard chart.hasEventless else { return nil }
-    let limit = 1_000
+    let limit = chart.maxEventlessMicrosteps
     var microsteps = 0
     while !isTerminated(model) {
       let configuration = chartConfiguration(model, chart)
