@@ -7,6 +7,7 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .macCatalyst(.v16)],
   products: [
     .library(name: "StateMachines", targets: ["StateMachines"]),
+    .library(name: "StateMachinesSCXML", targets: ["StateMachinesSCXML"]),
     .executable(name: "Subscription", targets: ["Subscription"]),
     .executable(name: "Door", targets: ["Door"]),
   ],
@@ -30,10 +31,13 @@ let package = Package(
     // which needs macOS 15). Internal to StateMachines.
     .target(name: "StateMachinesSupport"),
     .target(name: "StateMachines", dependencies: ["StateMachinesMacros", "StateMachinesSupport"]),
+    // The SCXML import (HIERARCHY.md §8): FoundationXML on Linux, so StateMachines keeps Foundation alone.
+    .target(name: "StateMachinesSCXML", dependencies: ["StateMachines"]),
     .executableTarget(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
     .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines"]),
+    .testTarget(name: "StateMachinesSCXMLTests", dependencies: ["StateMachinesSCXML"]),
     .testTarget(
       name: "StateMachinesMacrosTests",
       dependencies: [

@@ -59,6 +59,7 @@ final class BuilderStore<Model> {
   var notificationCenter: NotificationCenter = .default
   var maxStepsPerRunToCompletion = 10_000
   var maxEventlessMicrosteps = 1_000
+  var matchesEventsByPrefix = false
   var log: StateMachineLog?
   var postsStateNotifications = false
 
@@ -116,7 +117,9 @@ final class BuilderStore<Model> {
   /// machine keeps the flat tables.
   var isHierarchical: Bool {
     nodes.contains { $0.scope != -1 || $0.parentPath != nil || !($0.kind == .state || $0.kind == .final) }
-      || declaredTransitions.contains { $0.isEventless || $0.isDoneTransition || $0.to.count > 1 }
+      || declaredTransitions.contains {
+        $0.isEventless || $0.isDoneTransition || $0.to.count > 1 || ($0.to.isEmpty && !$0.terminates)
+      }
       || rootInitial.count > 1 || rootInitialAction != nil
   }
 }

@@ -105,6 +105,8 @@ struct CompiledMachine<Model> {
   /// The statechart tables of a hierarchical definition; `nil` for a flat one, whose events all
   /// go through the tables above.
   @usableFromInline let chart: Statechart<Model>?
+  /// An unknown event name fires its longest known dot-separated prefix (SCXML 3.12.1).
+  @usableFromInline let matchesEventsByPrefix: Bool
 
   /// An empty machine that rejects everything (the tables of an invalid definition).
   init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
@@ -140,6 +142,7 @@ struct CompiledMachine<Model> {
     clock = ContinuousClock()
     notificationCenter = .default
     chart = nil
+    matchesEventsByPrefix = false
   }
 
   /// Validates `builder` (SEMANTICS.md, Definition) and compiles it.
@@ -194,6 +197,7 @@ struct CompiledMachine<Model> {
     clock = builder.clock
     notificationCenter = builder.notificationCenter
     chart = nil
+    matchesEventsByPrefix = builder.matchesEventsByPrefix
     var triggers = [[Trigger]](repeating: [], count: states.count)
     let transitions = builder.transitions
     for spec in transitions where spec.timeout != nil || spec.notification != nil {

@@ -103,6 +103,15 @@ public final class StateMachineBuilder<Model> {
     set { store.maxEventlessMicrosteps = newValue }
   }
 
+  /// SCXML's event matching (3.12.1): an event name that no transition names fires the
+  /// transitions of its longest dot-separated prefix that one names (`"error.io.disk"` fires
+  /// `"error.io"`, or `"error"`), else those of an event named `*`. Callbacks see the prefix as
+  /// the event. Off by default: an unknown name is rejected. The SCXML import turns it on.
+  public var matchesEventsByPrefix: Bool {
+    get { store.matchesEventsByPrefix }
+    set { store.matchesEventsByPrefix = newValue }
+  }
+
   /// Where the verbose trace goes; `nil` (the default) traces nothing. See ``StateMachineLog``.
   public var log: StateMachineLog? {
     get { store.log }
@@ -291,9 +300,19 @@ public final class StateMachineBuilder<Model> {
   public func always(
     transitionFrom from: String, to: String, if guard: ((Model) throws -> Bool)? = nil
   ) -> TransitionDeclaration<Model> {
-    var spec = TransitionSpec(event: "", from: [reference(from)], to: [reference(to)])
+    let declaration = always(transitionFrom: from, to: [to])
+    if let `guard` { declaration.guarded(`guard`) }
+    return declaration
+  }
+
+  /// An eventless transition to several targets (a fork), or to none (`[]`: only its action
+  /// runs, SCXML's targetless eventless transition).
+  @discardableResult
+  public func always(
+    transitionFrom from: String, to targets: [String], kind: TransitionKind = .external
+  ) -> TransitionDeclaration<Model> {
+    var spec = TransitionSpec(event: "", from: [reference(from)], to: targets.map(reference), kind: kind)
     spec.isEventless = true
-    spec.guardBody = `guard`.map { .plain($0) }
     return declare(spec)
   }
 

@@ -85,5 +85,6 @@ extension CompiledMachine {
     candidateRows = CandidateRows(emptyWith: tree.count)
     candidates = []
     self.chart = chart
+    matchesEventsByPrefix = store.matchesEventsByPrefix
   }
 }

@@ -74,7 +74,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// ID that every call rejects.
   @inlinable
   public func eventID(_ name: String) -> StateMachineEventID {
-    eventID(index: compiled.eventTable.index(of: name) ?? -1)
+    eventID(index: eventIndex(name) ?? -1)
   }
 
   /// The ID of the event at `index`; out of range means unknown.
@@ -99,7 +99,21 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   }
 
   @inlinable
-  func eventIndex(_ name: String) -> Int32? { compiled.eventTable.index(of: name) }
+  func eventIndex(_ name: String) -> Int32? { compiled.eventTable.index(of: name) ?? prefixEventIndex(name) }
+
+  /// For a definition that matches events by prefix (SCXML 3.12.1,
+  /// ``StateMachineBuilder/matchesEventsByPrefix``): the event of the longest dot-separated
+  /// prefix of `name` that the definition knows, else `*` if it has it. `nil` otherwise.
+  @usableFromInline
+  func prefixEventIndex(_ name: String) -> Int32? {
+    guard compiled.matchesEventsByPrefix else { return nil }
+    var prefix = Substring(name)
+    while let dot = prefix.lastIndex(of: ".") {
+      prefix = prefix[..<dot]
+      if let index = compiled.eventTable.index(of: String(prefix)) { return index }
+    }
+    return compiled.eventTable.index(of: "*")
+  }
 
   // MARK: The string-keyed API, for models and for the members generated in actor-isolated classes
 

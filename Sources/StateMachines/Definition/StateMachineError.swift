@@ -88,6 +88,9 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
   /// The hierarchy is not well formed (S20): the message names the culprit (two fork targets in
   /// one region, a history outside its parent, a junction without paths, …).
   case invalidStructure(String)
+  /// A document (SCXML, JSON) is malformed, uses something this library does not support, or
+  /// names something it does not declare; `line` and `column` are 1-based.
+  case invalidDocument(String, line: Int, column: Int)
 
   public var description: String {
     switch self {
@@ -114,6 +117,8 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
       return "state '\(path)' is declared twice with different kinds"
     case .invalidStructure(let message):
       return message
+    case .invalidDocument(let message, let line, let column):
+      return "\(line):\(column): \(message)"
     }
   }
 }

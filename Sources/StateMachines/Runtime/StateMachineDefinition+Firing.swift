@@ -771,7 +771,7 @@ extension StateMachineDefinition {
   func enqueue(_ next: NextStep, _ model: Model) throws(StateMachineError) {
     switch next {
     case .fire(let name, let payload):
-      guard let index = compiled.eventTable.index(of: name) else { throw .unknownEvent(name) }
+      guard let index = eventIndex(name) else { throw .unknownEvent(name) }
       locked(model) {
         model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload, isOwn: true))
       }

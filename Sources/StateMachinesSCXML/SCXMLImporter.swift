@@ -1,0 +1,328 @@
+import Foundation
+import StateMachines
+
+/// Turns an SCXML document into builder calls (HIERARCHY.md §8): the null-datamodel subset.
+/// Everything is checked here, before anything is built, so that an error carries the line and
+/// column of its element.
+///
+/// Mapping: ids become names and paths; `type="internal"` becomes `.local` only where S10a
+/// applies (a compound source, every target inside it), else `.external`; event descriptors
+/// (`"a b"`, the prefix `error` matching `error.x`, `*`) are expanded over the document's events;
+/// `done.state.<id>` becomes `done.state.<path>`; `<raise>` fires an internal event, `<send>` posts
+/// an external one, with `delay` on the machine's clock.
+struct SCXMLImporter<Model: StateMachineObject> {
+  typealias Action = (Model, Transition) throws -> Void
+  static var namespace: String { "http://www.w3.org/2005/07/scxml" }
+
+  /// One state of the document.
+  struct StateInfo {
+    let element: XMLTree
+    let id: String
+    let path: String
+    let parentID: String?
+  }
+
+  let bind: Bindings<Model>
+  private(set) var states: [StateInfo] = []
+  private var byID: [String: Int] = [:]
+  /// The document's events, SCXML names.
+  private var alphabet: [String] = []
+  /// The builder calls, in document order.
+  private(set) var operations: [(StateMachineBuilder<Model>) -> Void] = []
+  private var generatedIDs = 0
+
+  init(_ root: XMLTree, bind: Bindings<Model>) throws(DefinitionError) {
+    self.bind = bind
+    guard root.name == "scxml", root.namespace == Self.namespace || root.namespace == nil || root.namespace == "" else {
+      throw .invalidDocument("the root element is <\(root.name)>, not <scxml>", line: root.line, column: root.column)
+    }
+    if let datamodel = root.attributes["datamodel"], !["null", "ecmascript"].contains(datamodel) {
+      throw .invalidDocument(
+        "datamodel '\(datamodel)' is not supported (only the null data model)", line: root.line, column: root.column)
+    }
+    try collectStates(root, parentID: nil, parentPath: nil)
+    guard !states.isEmpty else { throw .invalidDocument("the document has no states", line: root.line, column: root.column) }
+    collectEvents(root)
+    try plan(root)
+  }
+
+  // MARK: States and events
+
+
+  private mutating func collectStates(_ element: XMLTree, parentID: String?, parentPath: String?) throws(DefinitionError) {
+    for child in element.children where child.isState {
+      var id = child.attributes["id"] ?? ""
+      if id.isEmpty {
+        generatedIDs += 1
+        id = "_\(child.name)\(generatedIDs)"
+      }
+      if id.contains(where: { $0 == "/" || $0 == "@" || $0 == "," }) {
+        throw .invalidDocument(
+          "id '\(id)' contains '/', '@' or ',', which separate path components", line: child.line, column: child.column)
+      }
+      if byID[id] != nil {
+        throw .invalidDocument("id '\(id)' is declared twice", line: child.line, column: child.column)
+      }
+      let path = parentPath.map { "\($0)/\(id)" } ?? id
+      byID[id] = states.count
+      states.append(StateInfo(element: child, id: id, path: path, parentID: parentID))
+      try collectStates(child, parentID: id, parentPath: path)
+    }
+  }
+
+  /// Every event the document names: transitions' literal descriptors, raised and sent events,
+  /// and the done events of compound and parallel states.
+  private mutating func collectEvents(_ root: XMLTree) {
+    var seen: Set<String> = []
+    func add(_ name: String) {
+      if !name.isEmpty, !name.contains("*"), seen.insert(name).inserted { alphabet.append(name) }
+    }
+    func visit(_ element: XMLTree) {
+      switch element.name {
+      case "transition":
+        for token in (element.attributes["event"] ?? "").split(whereSeparator: \.isWhitespace) {
+          add(token.hasSuffix(".*") ? String(token.dropLast(2)) : String(token))
+        }
+      case "raise", "send":
+        add(element.attributes["event"] ?? "")
+      default:
+        break
+      }
+      for child in element.children { visit(child) }
+    }
+    visit(root)
+    for state in states where state.element.name == "parallel" || state.element.hasChildStates {
+      add("done.state.\(state.id)")
+    }
+  }
+
+  /// Our name of an SCXML event: done events name the state by path.
+  private func ourEventName(_ name: String) -> String {
+    let prefix = "done.state."
+    if name.hasPrefix(prefix), let index = byID[String(name.dropFirst(prefix.count))] {
+      return prefix + states[index].path
+    }
+    return name
+  }
+
+  /// The document's events that `descriptors` match (SCXML 3.12.1: a descriptor matches an
+  /// event whose dot-separated tokens start with its tokens; `*` matches every event).
+  private func events(matching descriptors: String) -> [String] {
+    let list = descriptors.split(whereSeparator: \.isWhitespace).map { token -> String in
+      token.hasSuffix(".*") ? String(token.dropLast(2)) : String(token)
+    }
+    // `*` also declares an event of that name, which unknown names fall back to.
+    let all = list.contains("*") ? alphabet + ["*"] : alphabet
+    return all.filter { event in
+      list.contains { descriptor in
+        descriptor == "*" || event == descriptor || event.hasPrefix(descriptor + ".")
+      }
+    }.map(ourEventName)
+  }
+
+  private func path(of id: Substring, at element: XMLTree) throws(DefinitionError) -> String {
+    guard let index = byID[String(id)] else {
+      throw .invalidDocument("no state has id '\(id)'", line: element.line, column: element.column)
+    }
+    return states[index].path
+  }
+
+  private func targets(_ element: XMLTree, _ attribute: String = "target") throws(DefinitionError) -> [String] {
+    var paths: [String] = []
+    for id in (element.attributes[attribute] ?? "").split(whereSeparator: \.isWhitespace) {
+      paths.append(try path(of: id, at: element))
+    }
+    return paths
+  }
+
+  // MARK: Planning the builder calls
+
+  private mutating func plan(_ root: XMLTree) throws(DefinitionError) {
+    for child in root.children {
+      switch child.name {
+      case "state", "parallel", "final", "history", "datamodel":
+        if child.name == "datamodel", !child.children.isEmpty {
+          throw .invalidDocument("<data> is not supported (only the null data model)", line: child.line, column: child.column)
+        }
+      case "script":
+        throw .invalidDocument("<script> is not supported", line: child.line, column: child.column)
+      default:
+        throw .invalidDocument("<\(child.name)> is not supported in <scxml>", line: child.line, column: child.column)
+      }
+    }
+    operations.append { $0.matchesEventsByPrefix = true }
+    let rootInitial = try targets(root, "initial")
+    if !rootInitial.isEmpty { operations.append { $0.initialStates = rootInitial } }
+    for state in states { try plan(state) }
+  }
+
+  private mutating func plan(_ state: StateInfo) throws(DefinitionError) {
+    let element = state.element
+    let path = state.path
+    switch element.name {
+    case "history":
+      let kind: HistoryKind = element.attributes["type"] == "deep" ? .deep : .shallow
+      var defaults: [String] = []
+      var action: Action?
+      for child in element.children {
+        guard child.name == "transition" else {
+          throw .invalidDocument("<\(child.name)> is not supported in <history>", line: child.line, column: child.column)
+        }
+        defaults = try targets(child)
+        action = try executableContent(child.children)
+      }
+      operations.append { $0.addHistory(path, kind, defaults: defaults, action: action) }
+      return
+    case "final":
+      for child in element.children where child.name != "onentry" && child.name != "onexit" {
+        throw .invalidDocument("<\(child.name)> is not supported in <final>", line: child.line, column: child.column)
+      }
+      operations.append { $0.addFinalState(path) }
+    case "parallel":
+      operations.append { $0.addParallelState(path) { _ in } }
+    default:
+      var initial = try targets(element, "initial")
+      var initialAction: Action?
+      for child in element.children where child.name == "initial" {
+        guard let transition = child.children.first(where: { $0.name == "transition" }) else {
+          throw .invalidDocument("<initial> needs a <transition>", line: child.line, column: child.column)
+        }
+        initial = try targets(transition)
+        initialAction = try executableContent(transition.children)
+      }
+      if element.hasChildStates {
+        let initialStates = initial
+        let action = initialAction
+        operations.append { sm in
+          sm.addState(path) { scope in
+            if !initialStates.isEmpty { scope.initialStates = initialStates }
+            if let action { scope.initialAction(action) }
+          }
+        }
+      } else {
+        operations.append { $0.addState(path) }
+      }
+    }
+    for child in element.children {
+      switch child.name {
+      case "onentry":
+        if let action = try executableContent(child.children) { operations.append { $0.onEntry(path, action) } }
+      case "onexit":
+        if let action = try executableContent(child.children) { operations.append { $0.onExit(path, action) } }
+      case "transition":
+        try planTransition(child, source: state)
+      case "state", "parallel", "final", "history", "initial":
+        break
+      default:
+        throw .invalidDocument("<\(child.name)> is not supported in <\(element.name)>", line: child.line, column: child.column)
+      }
+    }
+  }
+
+  private mutating func planTransition(_ element: XMLTree, source: StateInfo) throws(DefinitionError) {
+    let targetPaths = try targets(element)
+    let guardBody = try condition(element)
+    let action = try executableContent(element.children)
+    // type="internal" is local only where S10a applies (§8).
+    var kind = TransitionKind.external
+    if element.attributes["type"] == "internal", source.element.hasChildStates,
+      !targetPaths.isEmpty, targetPaths.allSatisfy({ $0.hasPrefix(source.path + "/") })
+    {
+      kind = .local
+    }
+    let from = source.path
+    let declare: (TransitionDeclaration<Model>) -> Void = { declaration in
+      if let guardBody { declaration.guarded(guardBody) }
+      if let action { declaration.action(action) }
+    }
+    guard let descriptors = element.attributes["event"] else {
+      operations.append { declare($0.always(transitionFrom: from, to: targetPaths, kind: kind)) }
+      return
+    }
+    for event in events(matching: descriptors) {
+      operations.append { declare($0.when(event, transitionFrom: from, to: targetPaths, kind: kind)) }
+    }
+  }
+
+  private func condition(_ element: XMLTree) throws(DefinitionError) -> ((Model, Transition) throws -> Bool)? {
+    guard let text = element.attributes["cond"] else { return nil }
+    if let bound = bind.guardBody(named: text) { return bound }
+    guard let condition = SCXMLCondition(text) else {
+      throw .invalidDocument(
+        "cond '\(text)' is neither true, false, In('id') nor a bound guard", line: element.line, column: element.column)
+    }
+    var paths: [String: String] = [:]
+    for id in condition.stateIDs { paths[id] = try path(of: Substring(id), at: element) }
+    return { model, _ in condition.evaluate { model.isInState(paths[$0]!) } }
+  }
+
+  /// The executable content of an element as one action, or `nil` if it does nothing.
+  private func executableContent(_ elements: [XMLTree]) throws(DefinitionError) -> Action? {
+    var actions: [Action] = []
+    for element in elements {
+      switch element.name {
+      case "log":
+        continue
+      case "raise":
+        guard let event = element.attributes["event"], !event.isEmpty else {
+          throw .invalidDocument("<raise> needs an event", line: element.line, column: element.column)
+        }
+        let name = ourEventName(event)
+        actions.append { model, _ in model.fire(name) }
+      case "send":
+        actions.append(try send(element))
+      default:
+        let key = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let bound = bind.actionBody(named: key.isEmpty ? element.name : key) else {
+          throw .invalidDocument(
+            "<\(element.name)> is not supported; bind an action named '\(key.isEmpty ? element.name : key)'",
+            line: element.line, column: element.column)
+        }
+        actions.append(bound)
+      }
+    }
+    guard !actions.isEmpty else { return nil }
+    return { model, transition in
+      for action in actions { try action(model, transition) }
+    }
+  }
+
+  /// `<send event>` posts to the external queue (S13); with `delay`, on the machine's clock.
+  private func send(_ element: XMLTree) throws(DefinitionError) -> Action {
+    let supported: Set<String> = ["event", "delay", "target"]
+    if let unsupported = element.attributes.keys.sorted().first(where: { !supported.contains($0) }) {
+      throw .invalidDocument("<send \(unsupported)> is not supported", line: element.line, column: element.column)
+    }
+    if !element.children.isEmpty {
+      throw .invalidDocument("<send> with content is not supported", line: element.line, column: element.column)
+    }
+    guard let event = element.attributes["event"], !event.isEmpty else {
+      throw .invalidDocument("<send> needs an event", line: element.line, column: element.column)
+    }
+    let name = ourEventName(event)
+    let target = element.attributes["target"]
+    if let target, target != "#_internal" {
+      throw .invalidDocument("<send target='\(target)'> is not supported", line: element.line, column: element.column)
+    }
+    if let delayText = element.attributes["delay"] {
+      guard let delay = Self.duration(delayText) else {
+        throw .invalidDocument("delay '\(delayText)' is not a duration such as 10ms or 2.5s", line: element.line, column: element.column)
+      }
+      return { model, _ in model.post(name, after: delay) }
+    }
+    if target == "#_internal" { return { model, _ in model.fire(name) } }
+    return { model, _ in model.post(name) }
+  }
+
+  /// A CSS2 duration (`10ms`, `2s`, `1.5s`).
+  static func duration(_ text: String) -> Duration? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.hasSuffix("ms"), let value = Double(trimmed.dropLast(2)), value >= 0 {
+      return .nanoseconds(Int64(value * 1_000_000))
+    }
+    if trimmed.hasSuffix("s"), let value = Double(trimmed.dropLast()), value >= 0 {
+      return .nanoseconds(Int64(value * 1_000_000_000))
+    }
+    return nil
+  }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import StateMachines
+
+extension StateMachineDefinition {
+  /// Builds a definition from an SCXML document (HIERARCHY.md §8): states, parallel states,
+  /// finals, history, initial states and transitions with their events, conditions and types;
+  /// `<raise>`, `<send>` (with `delay`, on `clock`) and `<log>` (ignored). A `cond` other than
+  /// `true`, `false` and `In('id')` combinations, and any other executable element, must be
+  /// bound in `bind` by its text.
+  ///
+  /// - Throws: ``DefinitionError/invalidDocument(_:line:column:)`` for malformed XML, an
+  ///   unsupported element, an unknown id or an unbound name; any other ``DefinitionError`` the
+  ///   definition's checks find.
+  public convenience init(
+    scxml data: Data, clock: any Clock<Duration> = ContinuousClock(),
+    bind: (inout Bindings<Model>) -> Void = { _ in }
+  ) throws(DefinitionError) {
+    var bindings = Bindings<Model>()
+    bind(&bindings)
+    let importer = try SCXMLImporter<Model>(try XMLTree.parse(data), bind: bindings)
+    self.init { sm in
+      sm.clock = clock
+      for operation in importer.operations { operation(sm) }
+    }
+    try validate()
+  }
+}
+
+extension DynamicStateMachine {
+  /// A machine in the initial configuration of an SCXML document; see
+  /// ``StateMachines/StateMachineDefinition/init(scxml:clock:bind:)``.
+  public convenience init(
+    scxml data: Data, clock: any Clock<Duration> = ContinuousClock(),
+    bind: (inout Bindings<DynamicStateMachine>) -> Void = { _ in }
+  ) throws(DefinitionError) {
+    self.init(try StateMachineDefinition(scxml: data, clock: clock, bind: bind))
+  }
+}
