@@ -29,19 +29,37 @@ struct DefinitionChecker {
     self.definition = definition
     self.machineClass = machineClass
     self.closure = closure
+    let tree = MacroStateTree(definition.nodes)
     checkLiterals()
-    checkReferences()
+    checkReferences(tree)
+    checkTransitions(tree)
     checkTriggerIsolation()
-    states = definition.uniqueStates.compactMap { name("state", $0) { ["is" + NameRules.capitalized($0)] } }
+    states = Self.stateMembers(tree, definition.nodes).compactMap { name("state", $0) { ["is" + NameRules.capitalized($0)] } }
     events = definition.uniqueEvents.compactMap {
-      name("event", $0) { [$0, "\($0)(with:)", "can" + NameRules.capitalized($0)] }
+      name("event", ($0, $0.value ?? "")) { [$0, "\($0)(with:)", "can" + NameRules.capitalized($0)] }
     }
     checkClashes()
   }
 
+  /// The states that get an `is…` member, in document order, each as an occurrence whose value is
+  /// its canonical path (what `stateID` looks up) and whose identifier source is its bare name
+  /// when that is unique in the machine, else its path (§3). Pseudostates and anonymous regions
+  /// get none.
+  static func stateMembers(_ tree: MacroStateTree, _ nodes: [DeclaredStateNode]) -> [(NameOccurrence, String)] {
+    let members = tree.order.filter { !tree.isPseudostate($0) && !tree.isAnonymousRegion($0) }
+    var counts: [String: Int] = [:]
+    for index in members { counts[tree.name(index), default: 0] += 1 }
+    return members.map { index in
+      let path = tree.paths[index]!
+      let source = counts[tree.name(index)] == 1 ? tree.name(index) : String(path.map { $0 == "/" || $0 == "@" ? " " : $0 })
+      return (NameOccurrence(value: path, node: nodes[index].name.node, context: nodes[index].name.context), source)
+    }
+  }
+
   /// Empty names and names the macro cannot read.
   private mutating func checkLiterals() {
-    for (kind, occurrences) in [("state", definition.stateDeclarations), ("event", definition.eventDeclarations)] {
+    let stateNames = definition.nodes.filter { !$0.isAnonymousRegion }.map(\.name)
+    for (kind, occurrences) in [("state", stateNames), ("event", definition.eventDeclarations)] {
       for occurrence in occurrences {
         if occurrence.value == nil {
           diagnostics.append(Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.nonLiteralName(kind: kind)))
@@ -74,24 +92,44 @@ struct DefinitionChecker {
         ]))
   }
 
-  /// Transitions and callbacks that name undeclared states or events.
-  private mutating func checkReferences() {
-    let declaredStates = definition.uniqueStates.compactMap(\.value)
+  /// Transitions and callbacks that name undeclared, ambiguous or malformed states (N4, N5) or
+  /// undeclared events.
+  private mutating func checkReferences(_ tree: MacroStateTree) {
+    let declaredStates = Array(Set(tree.order.map { tree.name($0) })).sorted() + tree.order.compactMap { tree.paths[$0] }
     let declaredEvents = definition.uniqueEvents.compactMap(\.value)
     if !definition.hasDynamicStates {
       for reference in definition.stateReferences {
-        guard let value = reference.value, !declaredStates.contains(value) else { continue }
+        guard let value = reference.occurrence.value else { continue }
+        let node = reference.occurrence.node
+        let context = reference.occurrence.context
         if value.isEmpty {
-          diagnostics.append(Diagnostic(node: reference.node, message: StateMachineDiagnostic.emptyName(kind: "state", context: reference.context)))
+          diagnostics.append(Diagnostic(node: node, message: StateMachineDiagnostic.emptyName(kind: "state", context: context)))
           continue
         }
-        let fixIt =
-          NameRules.closest(to: value, among: declaredStates).map { replace(reference.node, with: $0) }
-          ?? declareState(value)
-        diagnostics.append(
-          Diagnostic(
-            node: reference.node, message: StateMachineDiagnostic.undeclaredState(value, context: reference.context),
-            fixIts: [fixIt]))
+        switch tree.resolve(value, from: reference.scope) {
+        case .state:
+          continue
+        case .ambiguous(let candidates):
+          diagnostics.append(
+            Diagnostic(
+              node: node,
+              message: StateMachineDiagnostic.ambiguousState(value, candidates: candidates.map { tree.paths[$0]! }, context: context),
+              notes: candidates.map {
+                Note(node: Syntax(definition.nodes[$0].name.node), message: StateMachineNote.candidate(tree.paths[$0]!))
+              },
+              fixIts: candidates.map { replace(node, with: tree.paths[$0]!) }))
+        case .invalidPath(let reason):
+          diagnostics.append(
+            Diagnostic(node: node, message: StateMachineDiagnostic.invalidPath(value, reason: reason, context: context)))
+        case .undeclared:
+          let fixIt =
+            NameRules.closest(to: value, among: declaredStates).map { replace(node, with: $0) }
+            ?? declareState(value)
+          diagnostics.append(
+            Diagnostic(
+              node: node, message: StateMachineDiagnostic.undeclaredState(value, context: context),
+              fixIts: [fixIt]))
+        }
       }
     }
     if !definition.hasDynamicEvents {
@@ -110,12 +148,60 @@ struct DefinitionChecker {
     }
   }
 
+  /// Transitions that leave a pseudostate, forks whose targets share a region, and `.local`
+  /// between unrelated states (S10c, S17a, S20).
+  private mutating func checkTransitions(_ tree: MacroStateTree) {
+    guard !definition.hasDynamicStates else { return }
+    func resolved(_ reference: StateReference) -> Int? {
+      guard let value = reference.occurrence.value, case .state(let index) = tree.resolve(value, from: reference.scope) else {
+        return nil
+      }
+      return index
+    }
+    for transition in definition.transitions {
+      for source in transition.sources {
+        if let index = resolved(source), tree.isPseudostate(index) {
+          diagnostics.append(
+            Diagnostic(
+              node: source.occurrence.node,
+              message: StateMachineDiagnostic.pseudostateSource(tree.paths[index]!, context: transition.context)))
+        }
+      }
+      let targets = transition.targets.compactMap { reference in resolved(reference).map { (reference, $0) } }
+      if targets.count > 1 {
+        search: for (i, first) in targets.enumerated() {
+          for second in targets[(i + 1)...] where !tree.inDistinctRegions(first.1, second.1) {
+            diagnostics.append(
+              Diagnostic(
+                node: second.0.occurrence.node,
+                message: StateMachineDiagnostic.targetsInOneRegion(
+                  tree.paths[first.1]!, tree.paths[second.1]!, context: transition.context)))
+            break search
+          }
+        }
+      }
+      if transition.isLocal, let target = targets.first, targets.count == 1 {
+        for source in transition.sources {
+          guard let from = resolved(source) else { continue }
+          let to = target.1
+          if from != to && !tree.isDescendant(from, of: to) && !tree.isDescendant(to, of: from) {
+            diagnostics.append(
+              Diagnostic(
+                node: target.0.occurrence.node,
+                message: StateMachineDiagnostic.localBehavesAsExternal(from: tree.paths[from]!, to: tree.paths[to]!)))
+          }
+        }
+      }
+    }
+  }
+
   /// The generated name of a declared state or event, or `nil` (with a diagnostic) if it has none.
   private mutating func name(
-    _ kind: String, _ occurrence: NameOccurrence, members: (String) -> [String]
+    _ kind: String, _ state: (NameOccurrence, String), members: (String) -> [String]
   ) -> GeneratedName? {
-    guard let value = occurrence.value, !value.isEmpty else { return nil }
-    guard let identifier = NameRules.identifier(for: value) else {
+    let (occurrence, source) = state
+    guard let value = occurrence.value, !value.isEmpty, !source.isEmpty else { return nil }
+    guard let identifier = NameRules.identifier(for: source) else {
       diagnostics.append(Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.invalidIdentifier(kind: kind, name: value)))
       return nil
     }

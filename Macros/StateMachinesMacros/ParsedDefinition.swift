@@ -10,51 +10,94 @@ struct NameOccurrence {
   let context: String
 }
 
-/// What the macro reads from a `StateMachineDefinition` initializer: where names are declared
-/// and where they are referenced.
+/// A state or pseudostate as declared, in declaration order (HIERARCHY.md N1).
+struct DeclaredStateNode {
+  enum Kind: Equatable { case state, parallel, final, history, junction, join }
+
+  /// The name or path as written; an anonymous region has the value "".
+  var name: NameOccurrence
+  /// The declared node whose scoped builder declared it; -1 for the root.
+  var scope: Int
+  var kind: Kind
+  /// A region of `addParallelState(_:regions:)` (N3).
+  var isAnonymousRegion = false
+  /// Declared by the root's `initialState`: only if no state of that name is declared.
+  var isImplicit = false
+
+  var isPseudostate: Bool { kind == .history || kind == .junction || kind == .join }
+}
+
+/// A reference to a state, with the scope it is written in (N5).
+struct StateReference {
+  let occurrence: NameOccurrence
+  let scope: Int
+}
+
+/// A transition as far as the checks need it.
+struct DeclaredTransitionShape {
+  let sources: [StateReference]
+  let targets: [StateReference]
+  let isLocal: Bool
+  let context: String
+}
+
+/// What the macro reads from a `StateMachineDefinition` initializer: the states with their
+/// scopes, the events, and every reference to a state or event.
 struct ParsedDefinition {
   /// The static property that holds the definition (`stateMachine`).
   var propertyName: String
-  /// States declared by `addState`, `addFinalState` and `initialState`.
-  var stateDeclarations: [NameOccurrence] = []
+  /// States and pseudostates, in declaration order.
+  var nodes: [DeclaredStateNode] = []
   /// Events declared by `when` and `die`.
   var eventDeclarations: [NameOccurrence] = []
-  /// States named by transitions, `onEntry` and `onExit`.
-  var stateReferences: [NameOccurrence] = []
+  /// States named by transitions, `onEntry`, `onExit`, scoped `initialState`, history defaults,
+  /// junction paths and joins.
+  var stateReferences: [StateReference] = []
   /// Events named by `before` and `after`.
   var eventReferences: [NameOccurrence] = []
+  var transitions: [DeclaredTransitionShape] = []
   /// The `after:` and `onNotification:` arguments of transitions: events that arrive from a
   /// timer task or a notification, i.e. from another thread.
   var triggers: [ExprSyntax] = []
 
   /// Whether some state is declared by an expression the macro cannot read: then a reference to
   /// an unknown state may be fine, and only the runtime can tell.
-  var hasDynamicStates: Bool { stateDeclarations.contains { $0.value == nil } }
+  var hasDynamicStates: Bool { nodes.contains { $0.name.value == nil } }
   var hasDynamicEvents: Bool { eventDeclarations.contains { $0.value == nil } }
 
-  /// Declared names, unique, in declaration order, with their first occurrence.
-  var uniqueStates: [NameOccurrence] { Self.unique(stateDeclarations) }
-  var uniqueEvents: [NameOccurrence] { Self.unique(eventDeclarations) }
-
-  private static func unique(_ occurrences: [NameOccurrence]) -> [NameOccurrence] {
+  var uniqueEvents: [NameOccurrence] {
     var seen: Set<String> = []
-    return occurrences.filter { occurrence in
+    return eventDeclarations.filter { occurrence in
       guard let value = occurrence.value else { return false }
       return seen.insert(value).inserted
     }
   }
 }
 
-/// Reads the builder calls of a definition closure (`sm.addState("a")`, `sm.when(…)`, …).
+/// Reads the builder calls of a definition closure (`sm.addState("a")`, `sm.when(…)`, …) and of
+/// the scoped builders of compound states (`sm.addState("on") { on in on.addState("idle") }`).
 ///
-/// Only calls on the closure's own parameter count; nested closures (callbacks) are skipped.
+/// Only calls on a builder count; other closures (callbacks) are skipped.
 final class DefinitionReader: SyntaxVisitor {
-  private let builderName: String
-  private(set) var definition: ParsedDefinition
+  /// Collects what every reader of one definition finds.
+  final class Collector {
+    var definition: ParsedDefinition
+    init(propertyName: String) { definition = ParsedDefinition(propertyName: propertyName) }
+  }
 
-  init(builderName: String, propertyName: String) {
+  private let builderName: String
+  private let scope: Int
+  private let collector: Collector
+  var definition: ParsedDefinition { collector.definition }
+
+  convenience init(builderName: String, propertyName: String) {
+    self.init(builderName: builderName, scope: -1, collector: Collector(propertyName: propertyName))
+  }
+
+  private init(builderName: String, scope: Int, collector: Collector) {
     self.builderName = builderName
-    definition = ParsedDefinition(propertyName: propertyName)
+    self.scope = scope
+    self.collector = collector
     super.init(viewMode: .sourceAccurate)
   }
 
@@ -63,12 +106,20 @@ final class DefinitionReader: SyntaxVisitor {
   }
 
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-    // `sm.initialState = "x"`
+    // `sm.initialState = "x"`, `sm.initialStates = ["a", "b"]`
     let elements = Array(node.elements)
-    if elements.count == 3, builderMember(elements[0]) == "initialState",
+    if elements.count == 3, let member = builderMember(elements[0]), member == "initialState" || member == "initialStates",
       elements[1].is(AssignmentExprSyntax.self)
     {
-      definition.stateDeclarations.append(occurrence(elements[2], context: "'initialState'"))
+      for name in occurrences(elements[2], context: "'\(member)'") {
+        if scope == -1 {
+          // The root's initial state declares a state of that name if none is declared.
+          var node = DeclaredStateNode(name: name, scope: -1, kind: .state)
+          node.isImplicit = true
+          collector.definition.nodes.append(node)
+        }
+        collector.definition.stateReferences.append(StateReference(occurrence: name, scope: scope))
+      }
     }
     return .visitChildren
   }
@@ -81,36 +132,129 @@ final class DefinitionReader: SyntaxVisitor {
     }
     let firstName = arguments.first.map { occurrence($0.expression, context: "'\(method)'") }
     switch method {
-    case "addState", "addFinalState":
-      if let firstName { definition.stateDeclarations.append(firstName) }
-    case "when":
-      guard let event = arguments.first else { break }
-      let eventName = occurrence(event.expression, context: "'when'")
-      definition.eventDeclarations.append(eventName)
-      let context = "transition '\(eventName.value ?? "…")'"
-      for label in ["after", "onNotification"] {
-        if let trigger = argument(label) { definition.triggers.append(trigger) }
-      }
-      for label in ["transitionFrom", "to", "transitionFromAnyStateTo"] {
-        if let expression = argument(label) {
-          definition.stateReferences += occurrences(expression, context: context)
+    case "addState", "addFinalState", "addParallelState", "addHistory", "addJunction", "addJoin":
+      guard let firstName else { break }
+      let kind: DeclaredStateNode.Kind =
+        switch method {
+        case "addFinalState": .final
+        case "addParallelState": .parallel
+        case "addHistory": .history
+        case "addJunction": .junction
+        case "addJoin": .join
+        default: .state
+        }
+      collector.definition.nodes.append(DeclaredStateNode(name: firstName, scope: scope, kind: kind))
+      let declared = collector.definition.nodes.count - 1
+      if method == "addParallelState", let regions = argument("regions")?.as(ArrayExprSyntax.self) {
+        for region in regions.elements {
+          let anonymous = NameOccurrence(value: "", node: region.expression, context: "'addParallelState'")
+          var regionNode = DeclaredStateNode(name: anonymous, scope: declared, kind: .state)
+          regionNode.isAnonymousRegion = true
+          collector.definition.nodes.append(regionNode)
+          let regionIndex = collector.definition.nodes.count - 1
+          for state in occurrences(region.expression, context: "'addParallelState'") {
+            collector.definition.nodes.append(DeclaredStateNode(name: state, scope: regionIndex, kind: .state))
+          }
         }
       }
+      if method == "addHistory" {
+        for argument in arguments.dropFirst() {
+          let label = argument.label?.text
+          if label == "defaults" {
+            for name in occurrences(argument.expression, context: "the default of history") { reference(name, scope: scope) }
+          } else if label == "default" || (label == nil && argument.expression.is(StringLiteralExprSyntax.self)) {
+            reference(occurrence(argument.expression, context: "the default of history"), scope: scope)
+          }
+        }
+      }
+      if method == "addJoin", let target = argument("to") {
+        reference(occurrence(target, context: "join '\(firstName.value ?? "…")'"), scope: scope)
+      }
+      // The closure of a compound or parallel state (its scoped builder), or of a junction.
+      if let closure = node.trailingClosure ?? arguments.last?.expression.as(ClosureExprSyntax.self) {
+        if method == "addJunction" {
+          readJunction(closure, name: firstName.value ?? "…")
+        } else if method == "addState" || method == "addParallelState" {
+          let reader = DefinitionReader(
+            builderName: DefinitionLocator.builderName(of: closure), scope: declared, collector: collector)
+          reader.walk(closure.statements)
+        }
+      }
+    case "when", "always", "whenDone":
+      let eventName: NameOccurrence?
+      if method == "when", let event = arguments.first {
+        eventName = occurrence(event.expression, context: "'when'")
+        collector.definition.eventDeclarations.append(eventName!)
+      } else {
+        eventName = nil
+      }
+      let context =
+        method == "when" ? "transition '\(eventName?.value ?? "…")'" : method == "always" ? "'always'" : "'whenDone'"
+      for label in ["after", "onNotification"] {
+        if let trigger = argument(label) { collector.definition.triggers.append(trigger) }
+      }
+      var sources: [StateReference] = []
+      var targets: [StateReference] = []
+      for (label, isSource) in [("transitionFrom", true), (nil, true), ("to", false), ("transitionFromAnyStateTo", false), ("transitionTo", false)] {
+        if method == "when" && label == nil { continue }
+        guard let expression = argument(label) else { continue }
+        for name in occurrences(expression, context: context) {
+          let reference = StateReference(occurrence: name, scope: scope)
+          collector.definition.stateReferences.append(reference)
+          if isSource { sources.append(reference) } else { targets.append(reference) }
+        }
+      }
+      let isLocal = argument("kind")?.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "local"
+      collector.definition.transitions.append(
+        DeclaredTransitionShape(sources: sources, targets: targets, isLocal: isLocal, context: context))
     case "die":
       if let event = argument("on") {
-        definition.eventDeclarations.append(occurrence(event, context: "'die(on:)'"))
+        collector.definition.eventDeclarations.append(occurrence(event, context: "'die(on:)'"))
       }
       if let from = argument("from") {
-        definition.stateReferences += occurrences(from, context: "'die(on:from:)'")
+        for name in occurrences(from, context: "'die(on:from:)'") { reference(name, scope: scope) }
       }
     case "before", "after":
-      if let firstName { definition.eventReferences.append(firstName) }
+      if let firstName { collector.definition.eventReferences.append(firstName) }
     case "onEntry", "onExit":
-      if let firstName { definition.stateReferences.append(firstName) }
+      // `sm.onEntry("x") { … }`; a scoped `on.onEntry { … }` names no state.
+      if let firstName, arguments.first?.label == nil, !(arguments.first?.expression.is(ClosureExprSyntax.self) ?? true) {
+        reference(firstName, scope: scope)
+      }
     default:
       break
     }
     return .visitChildren
+  }
+
+  /// `j.path(to: "x", …)` and `j.otherwise(to: "y")` of a junction's closure.
+  private func readJunction(_ closure: ClosureExprSyntax, name: String) {
+    let junction = DefinitionLocator.builderName(of: closure)
+    final class PathReader: SyntaxVisitor {
+      let junction: String
+      var targets: [ExprSyntax] = []
+      init(junction: String) {
+        self.junction = junction
+        super.init(viewMode: .sourceAccurate)
+      }
+      override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+      override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let access = node.calledExpression.as(MemberAccessExprSyntax.self),
+          access.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == junction,
+          let target = node.arguments.first(where: { $0.label?.text == "to" })?.expression
+        {
+          targets.append(target)
+        }
+        return .visitChildren
+      }
+    }
+    let reader = PathReader(junction: junction)
+    reader.walk(closure.statements)
+    for target in reader.targets { reference(occurrence(target, context: "a path of junction '\(name)'"), scope: scope) }
+  }
+
+  private func reference(_ name: NameOccurrence, scope: Int) {
+    collector.definition.stateReferences.append(StateReference(occurrence: name, scope: scope))
   }
 
   /// The member name if `expression` is `<builder>.<member>`.

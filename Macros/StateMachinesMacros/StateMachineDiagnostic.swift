@@ -15,6 +15,11 @@ enum StateMachineDiagnostic: DiagnosticMessage {
   case nonLiteralName(kind: String)
   case triggerNeedsIsolation(className: String)
   case reservedName(kind: String, name: String, member: String)
+  case ambiguousState(String, candidates: [String], context: String)
+  case invalidPath(String, reason: String, context: String)
+  case pseudostateSource(String, context: String)
+  case targetsInOneRegion(String, String, context: String)
+  case localBehavesAsExternal(from: String, to: String)
 
   var message: String {
     switch self {
@@ -42,6 +47,16 @@ enum StateMachineDiagnostic: DiagnosticMessage {
       return "\(kind) '\(name)' would generate '\(member)', which every state machine object already has"
     case .triggerNeedsIsolation(let className):
       return "timeouts and notifications deliver events from another thread; '\(className)' must be isolated to a global actor (such as '@MainActor') or declare 'Sendable'"
+    case .ambiguousState(let name, let candidates, let context):
+      return "\(context) names ambiguous state '\(name)': " + candidates.map { "'\($0)'" }.joined(separator: " or ")
+    case .invalidPath(let path, let reason, let context):
+      return "\(context) names invalid path '\(path)': \(reason)"
+    case .pseudostateSource(let name, let context):
+      return "\(context) leaves pseudostate '\(name)'; only states are sources"
+    case .targetsInOneRegion(let first, let second, let context):
+      return "\(context) targets '\(first)' and '\(second)', which are not in distinct regions of one parallel state"
+    case .localBehavesAsExternal(let from, let to):
+      return "a local transition from '\(from)' to '\(to)' behaves as external: neither state contains the other"
     case .nonLiteralName(let kind):
       let use = kind == "event" ? "'fire(_:)'" : "'isInState(_:)'"
       return "\(kind) name is not a string literal, so no member is generated for it; use \(use)"
@@ -64,13 +79,20 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .nonLiteralName: id = "nonLiteralName"
     case .triggerNeedsIsolation: id = "triggerNeedsIsolation"
     case .reservedName: id = "reservedName"
+    case .ambiguousState: id = "ambiguousState"
+    case .invalidPath: id = "invalidPath"
+    case .pseudostateSource: id = "pseudostateSource"
+    case .targetsInOneRegion: id = "targetsInOneRegion"
+    case .localBehavesAsExternal: id = "localBehavesAsExternal"
     }
     return MessageID(domain: "StateMachines", id: id)
   }
 
   var severity: DiagnosticSeverity {
-    if case .nonLiteralName = self { return .warning }
-    return .error
+    switch self {
+    case .nonLiteralName, .localBehavesAsExternal: return .warning
+    default: return .error
+    }
   }
 }
 
@@ -80,11 +102,14 @@ enum StateMachineNote: NoteMessage {
   case declaredHere(String)
   /// A state or event name in the definition.
   case nameDeclaredHere(kind: String, name: String)
+  /// One of the states an ambiguous name could mean.
+  case candidate(String)
 
   var message: String {
     switch self {
     case .declaredHere(let what): return "'\(what)' declared here"
     case .nameDeclaredHere(let kind, let name): return "\(kind) '\(name)' declared here"
+    case .candidate(let path): return "'\(path)' declared here"
     }
   }
 
@@ -92,6 +117,7 @@ enum StateMachineNote: NoteMessage {
     switch self {
     case .declaredHere: return MessageID(domain: "StateMachines", id: "declaredHere")
     case .nameDeclaredHere: return MessageID(domain: "StateMachines", id: "nameDeclaredHere")
+    case .candidate: return MessageID(domain: "StateMachines", id: "candidate")
     }
   }
 }

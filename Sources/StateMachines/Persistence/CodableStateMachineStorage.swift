@@ -37,37 +37,45 @@ public final class CodableStateMachineStorage<Provider: StateMachineDefinitionPr
   }
 
   private enum Keys: String, CodingKey {
-    case state, terminated
+    case state, terminated, stateHistory
   }
 
   public init(from decoder: any Decoder) throws {
     let definition = Provider.definition
     let name: String
     var terminated = false
+    var history: [String: [String]]?
     if let keyed = try? decoder.container(keyedBy: Keys.self) {
       name = try keyed.decode(String.self, forKey: .state)
       terminated = try keyed.decodeIfPresent(Bool.self, forKey: .terminated) ?? false
+      history = try keyed.decodeIfPresent([String: [String]].self, forKey: .stateHistory)
     } else {
       name = try decoder.singleValueContainer().decode(String.self)
     }
-    guard let index = definition.compiled.stateTable.index(of: name) else {
+    do {
+      storage = try definition.decodedStorage(state: name, history: history, terminated: terminated)
+    } catch {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
           codingPath: decoder.codingPath,
-          debugDescription: "'\(name)' is not a state of the state machine of \(Provider.Model.self); "
+          debugDescription: "'\(name)' is not a state of the state machine of \(Provider.Model.self) (\(error)); "
             + "its states are \(definition.states)"))
     }
-    storage = StateMachineStorage(definition, state: index, terminated: terminated, restored: true)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    let (index, terminated) = lock.withLock { (storage.stateIndex, storage.isTerminated) }
     let definition = Provider.definition
-    let name = definition.stateName(index)
-    if terminated && !definition.isFinalState(index) {
+    let (index, terminated, encoded) = lock.withLock {
+      (storage.stateIndex, storage.isTerminated, definition.encodedState(of: storage))
+    }
+    let name = encoded.state
+    // A statechart's history is kept under `stateHistory` (S15).
+    let terminatedEarly = terminated && definition.compiled.chart == nil && !definition.isFinalState(index)
+    if terminatedEarly || encoded.history != nil {
       var container = encoder.container(keyedBy: Keys.self)
       try container.encode(name, forKey: .state)
-      try container.encode(true, forKey: .terminated)
+      if terminatedEarly { try container.encode(true, forKey: .terminated) }
+      if let history = encoded.history { try container.encode(history, forKey: .stateHistory) }
     } else {
       var container = encoder.singleValueContainer()
       try container.encode(name)

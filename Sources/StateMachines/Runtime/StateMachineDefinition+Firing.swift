@@ -535,6 +535,10 @@ extension StateMachineDefinition {
   /// - Throws: ``StateMachineError/unknownState(_:)``, or ``StateMachineError/busy(_:)`` when
   ///   called while the machine runs a step (from one of its callbacks, say).
   public func restore(_ state: String, on model: Model) throws(StateMachineError) {
+    if let chart = compiled.chart {
+      try restoreChart(chart, parsing: state, on: model)
+      return
+    }
     guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
     guard case .taken = admit(model, whileBusy: {}) else {
       trace("restoreState('\(state)') rejected: the machine is running a step")

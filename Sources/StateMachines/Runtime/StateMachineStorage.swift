@@ -96,6 +96,21 @@ public struct StateMachineStorage {
     self.init(definition, state: definition.initialStateIndex, terminated: false, restored: false)
   }
 
+  /// Storage in a statechart configuration loaded from a saved model: the first use arms its
+  /// triggers.
+  init<Model>(_ definition: StateMachineDefinition<Model>, configuration: ChartConfiguration, terminated: Bool) {
+    stateIndex = configuration.active.members.first ?? 0
+    let extras = StateMachineExtras()
+    extras.chart = configuration
+    self.extras = extras
+    set(Self.extrasFlag, true)
+    isTerminated = terminated
+    if !terminated {
+      set(Self.unstartedFlag, true)
+      set(Self.restoredFlag, true)
+    }
+  }
+
   /// Storage in `state`; `restored` for a state loaded from a saved model.
   init<Model>(_ definition: StateMachineDefinition<Model>, state: Int32, terminated: Bool, restored: Bool) {
     stateIndex = state

@@ -1,0 +1,152 @@
+// Restoring a statechart's configuration from its `state` string (HIERARCHY.md §3, S1): the
+// active leaves' paths joined by `,`, bare names where unique, or a compound state whose defaults
+// are filled in. An illegal configuration is rejected and the machine keeps the one it has.
+
+extension StateMachineDefinition {
+  /// The configuration a `state` string names, checked against S1.
+  ///
+  /// - Throws: ``StateMachineError/unknownState(_:)`` for a name or path that is not a state;
+  ///   ``StateMachineError/illegalConfiguration(_:reason:)`` for two children of one compound
+  ///   state, or a region of an active parallel state without an active state.
+  func configuration(parsing text: String, _ chart: Statechart<Model>) throws(StateMachineError) -> StateSet {
+    var given: [Int32] = []
+    for component in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let name = String(component)
+      let index = compiled.stateTable.index(of: name) ?? stateIndex(resolving: name)
+      guard index >= 0, !chart.tree.kinds[Int(index)].isPseudostate else { throw .unknownState(name) }
+      given.append(index)
+    }
+    var active = StateSet(capacity: chart.count)
+    for state in given {
+      active.insert(state)
+      for ancestor in chart.tree.ancestors(of: state) { active.insert(ancestor) }
+    }
+    // The deepest given states enter their defaults.
+    for state in given where !given.contains(where: { chart.tree.isDescendant($0, of: state) }) {
+      active.formUnion(defaultDescendants(of: state, chart))
+    }
+    try checkLegal(active, chart, text)
+    return active
+  }
+
+  /// The states a default entry of `state` enters below it (S9, S11).
+  func defaultDescendants(of state: Int32, _ chart: Statechart<Model>) -> StateSet {
+    if chart.isCompound(state) {
+      let local = SelectedTransition(source: state, targets: chart.initial[Int(state)], kind: .local, actions: [])
+      return computeEntrySet(chart, [local], [:]).states
+    }
+    var result = StateSet(capacity: chart.count)
+    if chart.isParallel(state) {
+      for region in chart.tree.stateChildren(of: state) {
+        result.insert(region)
+        result.formUnion(defaultDescendants(of: region, chart))
+      }
+    }
+    return result
+  }
+
+  /// The configuration a machine starts in, without running anything.
+  func initialConfiguration(_ chart: Statechart<Model>) -> StateSet {
+    let initial = SelectedTransition(source: -1, targets: chart.rootInitial, kind: .external, actions: [])
+    return computeEntrySet(chart, [initial], [:]).states
+  }
+
+  /// S1: exactly one top-level state, one child per active compound state, every region of an
+  /// active parallel state.
+  func checkLegal(_ active: StateSet, _ chart: Statechart<Model>, _ text: String) throws(StateMachineError) {
+    func check(_ parent: Int32) throws(StateMachineError) {
+      let children = chart.tree.stateChildren(of: parent).filter { active.contains($0) }
+      if parent == -1 || chart.isCompound(parent) {
+        if children.count > 1 {
+          throw .illegalConfiguration(
+            text,
+            reason: "\(parent == -1 ? "the machine" : "'\(chart.tree.paths[Int(parent)])'") has several active children: "
+              + children.map { "'\(chart.tree.paths[Int($0)])'" }.joined(separator: " and "))
+        }
+        if children.isEmpty {
+          throw .illegalConfiguration(text, reason: "'\(chart.tree.path(parent))' has no active child")
+        }
+      } else if chart.isParallel(parent) {
+        for region in chart.tree.stateChildren(of: parent) where !active.contains(region) {
+          throw .illegalConfiguration(
+            text, reason: "region '\(chart.tree.paths[Int(region)])' of '\(chart.tree.paths[Int(parent)])' has no active state")
+        }
+      }
+      for child in children { try check(child) }
+    }
+    try check(-1)
+  }
+
+  /// `restoreState` for a statechart: the configuration is replaced without running callbacks;
+  /// history is kept; the triggers of the new active states are armed.
+  func restoreChart(_ chart: Statechart<Model>, parsing text: String, on model: Model) throws(StateMachineError) {
+    let active = try configuration(parsing: text, chart)
+    guard case .taken = admit(model, whileBusy: {}) else {
+      trace("restoreState('\(text)') rejected: the machine is running a step")
+      throw .busy("restoreState")
+    }
+    disarm(model)
+    var configuration = chartConfiguration(model, chart)
+    configuration.active = active
+    configuration.arrivals = [:]
+    configuration.entrySerial = [:]
+    for state in active.members {
+      configuration.serial &+= 1
+      configuration.entrySerial[state] = configuration.serial
+    }
+    let terminated = active.members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
+    locked(model) {
+      model._$stateMachineStorage.isTerminated = false
+      model._$stateMachineStorage.set(StateMachineStorage.unstartedFlag | StateMachineStorage.restoredFlag, false)
+    }
+    writeChart(configuration, chart, terminated: terminated, model)
+    if !terminated { for state in active.members { arm(state, model) } }
+    if endRun(model, event: -1) { throw limitError(-1) }
+  }
+
+  // MARK: Codable
+
+  /// What `Codable` writes for `storage`: the `state` string, and the history records by path
+  /// (`nil` when the machine has no history, or nothing was recorded).
+  func encodedState(of storage: StateMachineStorage) -> (state: String, history: [String: [String]]?) {
+    guard let chart = compiled.chart else { return (stateName(storage.stateIndex), nil) }
+    let configuration = storage.extras?.chart
+    let active = configuration?.active ?? initialConfiguration(chart)
+    var history: [String: [String]]?
+    if let records = configuration?.history, !records.isEmpty {
+      history = Dictionary(
+        uniqueKeysWithValues: records.map { record in
+          (chart.tree.paths[Int(record.key)], record.value.map { chart.tree.paths[Int($0)] })
+        })
+    }
+    return (stateString(active, chart), history)
+  }
+
+  /// Storage decoded from a `state` string and history records; throws a message for a state or
+  /// configuration the definition does not have.
+  func decodedStorage(state: String, history: [String: [String]]?, terminated: Bool) throws(StateMachineError)
+    -> StateMachineStorage
+  {
+    guard let chart = compiled.chart else {
+      guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
+      return StateMachineStorage(self, state: index, terminated: terminated, restored: true)
+    }
+    var configuration = ChartConfiguration(capacity: chart.count)
+    configuration.active = try self.configuration(parsing: state, chart)
+    for (path, recorded) in history ?? [:] {
+      let node = compiled.stateTable.index(of: path) ?? -1
+      guard node >= 0, chart.isHistory(node) else { throw .unknownState(path) }
+      configuration.history[node] = try recorded.map { recordedPath throws(StateMachineError) in
+        guard let index = compiled.stateTable.index(of: recordedPath), chart.tree.isDescendant(index, of: chart.tree.parents[Int(node)])
+        else { throw .unknownState(recordedPath) }
+        return index
+      }
+    }
+    for member in configuration.active.members {
+      configuration.serial &+= 1
+      configuration.entrySerial[member] = configuration.serial
+    }
+    let isFinal = configuration.active.members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
+    return StateMachineStorage(self, configuration: configuration, terminated: terminated || isFinal)
+  }
+}
