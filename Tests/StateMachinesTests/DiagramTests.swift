@@ -51,6 +51,15 @@ final class DiagramSubscription {
   /// `STATEMACHINES_REQUIRE_DOT=1`, so there the test cannot silently skip.
   @Test(.enabled(if: DiagramTests.dotPath != nil || ProcessInfo.processInfo.environment["STATEMACHINES_REQUIRE_DOT"] == "1"))
   func theRealDotBinaryRendersTheSubscriptionMachine() throws {
+    let (status, svg, stderr) = try Self.render(DiagramSubscription.stateMachine.dotDiagram)
+    #expect(status == 0, "dot failed: \(stderr)")
+    #expect(svg.contains("<svg"))
+    #expect(svg.contains("pendingActivation"))
+    #expect(svg.contains("activate [guard]"))
+  }
+
+  /// Renders DOT text to SVG with the real `dot`: its exit status, output and error output.
+  static func render(_ text: String) throws -> (status: Int32, svg: String, stderr: String) {
     let dot = try #require(Self.dotPath, "Graphviz 'dot' is not installed")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: dot)
@@ -62,15 +71,12 @@ final class DiagramSubscription {
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    input.fileHandleForWriting.write(Data(DiagramSubscription.stateMachine.dotDiagram.utf8))
+    input.fileHandleForWriting.write(Data(text.utf8))
     try input.fileHandleForWriting.close()
     let svg = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "dot failed: \(stderr)")
-    #expect(svg.contains("<svg"))
-    #expect(svg.contains("pendingActivation"))
-    #expect(svg.contains("activate [guard]"))
+    return (process.terminationStatus, svg, stderr)
   }
 
   static var dotPath: String? {

@@ -7,8 +7,12 @@ extension StateMachineDefinition {
   /// transition labelled with its event (`[guard]` where it has one, the timeout or notification
   /// that fires it), final states as double circles, wildcard transitions from a `*` node.
   ///
+  /// A hierarchical machine draws compound states as clusters, regions with dashed borders,
+  /// and history, junction, fork and join pseudostates in their UML shapes.
+  ///
   /// Render it with `dot -Tsvg machine.dot > machine.svg`.
   public var dotDiagram: String {
+    if let chart = compiled.chart { return statechartDot(chart) }
     var lines = ["digraph \(dotID(String(describing: Model.self))) {", "  rankdir=LR;"]
     lines.append("  \"__initial\" [label=\"\", shape=point];")
     for (index, state) in compiled.states.enumerated() {
@@ -31,7 +35,10 @@ extension StateMachineDefinition {
 
   /// The machine as Mermaid `stateDiagram-v2` text: `[*]` marks the initial state and the final
   /// states; one edge per declared transition; wildcard transitions come from an `any` state.
+  /// A hierarchical machine draws compound states as composite states, with `--` between the
+  /// regions of a parallel state.
   public var mermaidDiagram: String {
+    if let chart = compiled.chart { return statechartMermaid(chart) }
     var lines = ["stateDiagram-v2"]
     let ids = Dictionary(uniqueKeysWithValues: compiled.states.enumerated().map { ($0.element, "s\($0.offset)") })
     for (index, state) in compiled.states.enumerated() {

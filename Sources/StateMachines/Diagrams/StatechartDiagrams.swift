@@ -1,0 +1,190 @@
+// Diagrams of a hierarchical definition: compound states as clusters (DOT) or composite states
+// (Mermaid), regions of a parallel state separated by dashed borders (DOT) or `--` (Mermaid),
+// and the pseudostates in their UML shapes: history `H`/`H*` circles, junctions as small filled
+// circles (Mermaid `<<choice>>`), forks and joins as bars (Mermaid `<<fork>>`, `<<join>>`).
+
+extension StateMachineDefinition {
+  /// The DOT text of a statechart (see ``dotDiagram``).
+  func statechartDot(_ chart: Statechart<Model>) -> String {
+    let tree = chart.tree
+    var lines = ["digraph \(quoted(String(describing: Model.self))) {", "  rankdir=LR;", "  compound=true;"]
+    func id(_ state: Int32) -> String { quoted(tree.paths[Int(state)]) }
+    func label(_ state: Int32) -> String {
+      let name = tree.names[Int(state)]
+      return name.isEmpty ? String(tree.paths[Int(state)].split(separator: "/").last ?? "") : name
+    }
+    /// The node an edge attaches to: a compound state's anchor inside its cluster.
+    func anchor(_ state: Int32) -> String {
+      tree.kinds[Int(state)] == .compound || tree.kinds[Int(state)] == .parallel
+        ? quoted("__anchor " + tree.paths[Int(state)]) : id(state)
+    }
+    func cluster(_ state: Int32) -> String { quoted("cluster " + tree.paths[Int(state)]) }
+    func emit(_ state: Int32, indent: String) {
+      let kind = tree.kinds[Int(state)]
+      switch kind {
+      case .compound, .parallel:
+        let isRegion = tree.parents[Int(state)] >= 0 && tree.kinds[Int(tree.parents[Int(state)])] == .parallel
+        lines.append("\(indent)subgraph \(cluster(state)) {")
+        lines.append("\(indent)  label=\(quoted(label(state)));")
+        lines.append("\(indent)  style=\(isRegion ? "dashed" : "rounded");")
+        lines.append("\(indent)  \(anchor(state)) [shape=point, style=invis, width=0.01];")
+        if kind == .compound {
+          let initial = quoted("__initial " + tree.paths[Int(state)])
+          lines.append("\(indent)  \(initial) [label=\"\", shape=point];")
+          for target in chart.initial[Int(state)] { lines.append("\(indent)  \(initial) -> \(edgeEnd(target));") }
+        }
+        for child in tree.children[Int(state)] { emit(child, indent: indent + "  ") }
+        lines.append("\(indent)}")
+      case .atomic:
+        lines.append("\(indent)\(id(state)) [label=\(quoted(label(state))), shape=box, style=rounded];")
+      case .final:
+        lines.append("\(indent)\(id(state)) [label=\(quoted(label(state))), shape=doublecircle];")
+      case .history(let history):
+        lines.append("\(indent)\(id(state)) [label=\(history == .deep ? "\"H*\"" : "\"H\""), shape=circle];")
+      case .junction:
+        lines.append("\(indent)\(id(state)) [label=\"\", shape=circle, style=filled, fillcolor=black, width=0.15];")
+      case .join:
+        lines.append("\(indent)\(id(state)) [label=\"\", shape=box, style=filled, fillcolor=black, height=0.05, width=0.6];")
+      }
+    }
+    /// The end of an edge at `state`, with `lhead`/`ltail` clipping for clusters.
+    func edgeEnd(_ state: Int32) -> String { anchor(state) }
+    lines.append("  \"__initial\" [label=\"\", shape=point];")
+    for state in tree.rootChildren { emit(state, indent: "  ") }
+    for target in chart.rootInitial { lines.append("  \"__initial\" -> \(edgeEnd(target))\(clip(head: target, chart));") }
+    if !chart.rootTransitions.isEmpty { lines.append("  \"__any\" [label=\"*\", shape=plaintext];") }
+    var forks = 0
+    for transition in chart.transitions {
+      let from = transition.source == -1 ? "\"__any\"" : anchor(transition.source)
+      let tail = transition.source == -1 ? "" : clipAttribute("ltail", transition.source, chart)
+      let text = edgeLabel(transition)
+      if transition.targets.isEmpty {
+        lines.append("  \(from) -> \(from) [label=\(quoted(text))\(tail)];")
+      } else if transition.targets.count == 1 {
+        // A cluster clips an edge only when the other end lies outside it.
+        let target = transition.targets[0]
+        let source = transition.source
+        let outTail = source >= 0 && tree.isDescendant(target, of: source) ? "" : tail
+        let head = source >= 0 && tree.isDescendant(source, of: target) ? "" : clipAttribute("lhead", target, chart)
+        lines.append("  \(from) -> \(anchor(target)) [label=\(quoted(text))\(outTail)\(head)];")
+      } else {
+        forks += 1
+        let bar = quoted("__fork \(forks)")
+        lines.append("  \(bar) [label=\"\", shape=box, style=filled, fillcolor=black, height=0.05, width=0.6];")
+        lines.append("  \(from) -> \(bar) [label=\(quoted(text))\(tail)];")
+        for target in transition.targets {
+          lines.append("  \(bar) -> \(anchor(target))[\(clipAttribute("lhead", target, chart).dropFirst(2))];")
+        }
+      }
+    }
+    for join in 0..<Int32(tree.count) where tree.kinds[Int(join)] == .join {
+      let target = chart.joinTargets[Int(join)]
+      lines.append("  \(id(join)) -> \(anchor(target))[\(clipAttribute("lhead", target, chart).dropFirst(2))];")
+    }
+    for junction in 0..<Int32(tree.count) where tree.kinds[Int(junction)] == .junction {
+      for path in chart.junctionPaths[Int(junction)] {
+        let guardText = path.guardBody == nil ? "[else]" : "[guard]"
+        lines.append(
+          "  \(id(junction)) -> \(anchor(path.target)) [label=\(quoted(guardText))\(clipAttribute("lhead", path.target, chart))];")
+      }
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The Mermaid `stateDiagram-v2` text of a statechart (see ``mermaidDiagram``).
+  func statechartMermaid(_ chart: Statechart<Model>) -> String {
+    let tree = chart.tree
+    var lines = ["stateDiagram-v2"]
+    func id(_ state: Int32) -> String { "s\(state)" }
+    func emit(_ state: Int32, indent: String) {
+      let name = tree.names[Int(state)]
+      let label = name.isEmpty ? String(tree.paths[Int(state)].split(separator: "/").last ?? "") : name
+      switch tree.kinds[Int(state)] {
+      case .compound, .parallel:
+        lines.append("\(indent)state \"\(mermaidLabel(label))\" as \(id(state))")
+        lines.append("\(indent)state \(id(state)) {")
+        if tree.kinds[Int(state)] == .compound {
+          for target in chart.initial[Int(state)] { lines.append("\(indent)  [*] --> \(id(target))") }
+        }
+        let children = tree.children[Int(state)]
+        let regions = tree.stateChildren(of: state)
+        for child in children {
+          if tree.kinds[Int(state)] == .parallel, let position = regions.firstIndex(of: child), position > 0 {
+            lines.append("\(indent)  --")
+          }
+          emit(child, indent: indent + "  ")
+        }
+        lines.append("\(indent)}")
+      case .atomic:
+        lines.append("\(indent)state \"\(mermaidLabel(label))\" as \(id(state))")
+      case .final:
+        lines.append("\(indent)state \"\(mermaidLabel(label))\" as \(id(state))")
+        lines.append("\(indent)\(id(state)) --> [*]")
+      case .history(let history):
+        lines.append("\(indent)state \"\(history == .deep ? "H*" : "H")\" as \(id(state))")
+      case .junction:
+        lines.append("\(indent)state \(id(state)) <<choice>>")
+      case .join:
+        lines.append("\(indent)state \(id(state)) <<join>>")
+      }
+    }
+    for state in tree.rootChildren { emit(state, indent: "  ") }
+    for target in chart.rootInitial { lines.append("  [*] --> \(id(target))") }
+    if !chart.rootTransitions.isEmpty { lines.append("  state \"*\" as any") }
+    var forks = 0
+    for transition in chart.transitions {
+      let from = transition.source == -1 ? "any" : id(transition.source)
+      let text = mermaidLabel(edgeLabel(transition))
+      if transition.targets.count > 1 {
+        forks += 1
+        lines.append("  state fork\(forks) <<fork>>")
+        lines.append("  \(from) --> fork\(forks) : \(text)")
+        for target in transition.targets { lines.append("  fork\(forks) --> \(id(target))") }
+      } else {
+        lines.append("  \(from) --> \(transition.targets.first.map(id) ?? from) : \(text)")
+      }
+    }
+    for join in 0..<Int32(tree.count) where tree.kinds[Int(join)] == .join {
+      lines.append("  \(id(join)) --> \(id(chart.joinTargets[Int(join)]))")
+    }
+    for junction in 0..<Int32(tree.count) where tree.kinds[Int(junction)] == .junction {
+      for path in chart.junctionPaths[Int(junction)] {
+        lines.append("  \(id(junction)) --> \(id(path.target)) : \(path.guardBody == nil ? "else" : "guard")")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func edgeLabel(_ transition: Statechart<Model>.ChartTransition) -> String {
+    var label = transition.event >= 0 ? eventName(transition.event) : "(always)"
+    if transition.guardBody != nil { label += " [guard]" }
+    switch transition.kind {
+    case .local: label += " (local)"
+    case .internal: if !transition.terminates { label += " (internal)" }
+    case .external: break
+    }
+    if transition.terminates { label += " (terminates)" }
+    return label
+  }
+
+  /// `, lhead="cluster …"` for an edge into a compound state's cluster (`ltail` out of one).
+  private func clipAttribute(_ attribute: String, _ state: Int32, _ chart: Statechart<Model>) -> String {
+    let kind = chart.tree.kinds[Int(state)]
+    guard kind == .compound || kind == .parallel else { return "" }
+    return ", \(attribute)=\(quoted("cluster " + chart.tree.paths[Int(state)]))"
+  }
+
+  private func clip(head state: Int32, _ chart: Statechart<Model>) -> String {
+    let attribute = clipAttribute("lhead", state, chart)
+    return attribute.isEmpty ? "" : " [\(attribute.dropFirst(2))]"
+  }
+
+  private func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+
+  private func mermaidLabel(_ text: String) -> String {
+    text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: ":", with: "#58;")
+  }
+}
