@@ -107,6 +107,8 @@ struct CompiledMachine<Model> {
   @usableFromInline let chart: Statechart<Model>?
   /// An unknown event name fires its longest known dot-separated prefix (SCXML 3.12.1).
   @usableFromInline let matchesEventsByPrefix: Bool
+  /// Entries, exits and internal transitions are posted to ``notificationCenter``.
+  let postsStateNotifications: Bool
 
   /// An empty machine that rejects everything (the tables of an invalid definition).
   init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
@@ -143,6 +145,7 @@ struct CompiledMachine<Model> {
     notificationCenter = .default
     chart = nil
     matchesEventsByPrefix = false
+    postsStateNotifications = false
   }
 
   /// Validates `builder` (SEMANTICS.md, Definition) and compiles it.
@@ -198,6 +201,7 @@ struct CompiledMachine<Model> {
     notificationCenter = builder.notificationCenter
     chart = nil
     matchesEventsByPrefix = builder.matchesEventsByPrefix
+    postsStateNotifications = builder.postsStateNotifications
     var triggers = [[Trigger]](repeating: [], count: states.count)
     let transitions = builder.transitions
     for spec in transitions where spec.timeout != nil || spec.notification != nil {
@@ -237,7 +241,7 @@ struct CompiledMachine<Model> {
       }
     }
     let wildcardEvents = wildcardByEvent.keys.sorted()
-    let allSlotsFull = !observers.isEmpty || builder.log != nil
+    let allSlotsFull = !observers.isEmpty || builder.log != nil || builder.postsStateNotifications
     columnHeight = states.count
     var fastSlots = [Int32](
       repeating: builder.log != nil ? Self.fullStep : Self.noTransition, count: states.count * (events.count + 1))

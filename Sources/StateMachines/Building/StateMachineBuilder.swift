@@ -112,6 +112,15 @@ public final class StateMachineBuilder<Model> {
     set { store.matchesEventsByPrefix = newValue }
   }
 
+  /// Whether the machine posts ``Foundation/Notification/Name/stateMachineDidEnterState``,
+  /// ``Foundation/Notification/Name/stateMachineDidExitState`` and
+  /// ``Foundation/Notification/Name/stateMachineDidPerformInternalTransition`` to
+  /// ``notificationCenter`` (TBStateMachine's notifications). Off by default.
+  public var postsStateNotifications: Bool {
+    get { store.postsStateNotifications }
+    set { store.postsStateNotifications = newValue }
+  }
+
   /// Where the verbose trace goes; `nil` (the default) traces nothing. See ``StateMachineLog``.
   public var log: StateMachineLog? {
     get { store.log }

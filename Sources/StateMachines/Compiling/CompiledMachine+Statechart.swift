@@ -86,5 +86,6 @@ extension CompiledMachine {
     candidates = []
     self.chart = chart
     matchesEventsByPrefix = store.matchesEventsByPrefix
+    postsStateNotifications = store.postsStateNotifications
   }
 }

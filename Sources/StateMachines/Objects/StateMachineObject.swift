@@ -165,4 +165,31 @@ extension StateMachineObject {
   public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration) {
     stateMachineDefinition.post(event, payload: payload, after: delay, on: _$stateMachineModel)
   }
+
+  /// Calls `body` with the event's payload each time the state at `path` (a canonical path such
+  /// as `"c/c2@1/c222"`, or a bare name that is unique) is entered, right before its entry
+  /// actions (TBStateMachine's `subscribeToEntryAtPath:`). Keep the token: the subscription ends
+  /// when it is cancelled or goes away.
+  ///
+  /// - Throws: ``StateMachineError/unknownState(_:)`` for a path that names no state.
+  public func subscribeToEntry(
+    at path: String, _ body: @escaping ((any Sendable)?) -> Void
+  ) throws(StateMachineError) -> StateMachineSubscription {
+    try stateMachineDefinition.subscribe(.entry, at: path, event: nil, on: _$stateMachineModel, body)
+  }
+
+  /// Calls `body` each time the state at `path` is exited, right before its exit actions.
+  public func subscribeToExit(
+    at path: String, _ body: @escaping ((any Sendable)?) -> Void
+  ) throws(StateMachineError) -> StateMachineSubscription {
+    try stateMachineDefinition.subscribe(.exit, at: path, event: nil, on: _$stateMachineModel, body)
+  }
+
+  /// Calls `body` each time `event` takes an internal transition declared on the state at
+  /// `path`, right before the transition's action.
+  public func subscribeToInternalTransition(
+    _ event: String, at path: String, _ body: @escaping ((any Sendable)?) -> Void
+  ) throws(StateMachineError) -> StateMachineSubscription {
+    try stateMachineDefinition.subscribe(.internalTransition, at: path, event: event, on: _$stateMachineModel, body)
+  }
 }

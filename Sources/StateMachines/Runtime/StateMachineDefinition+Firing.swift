@@ -708,8 +708,12 @@ extension StateMachineDefinition {
       built ?? Transition(event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
     }
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
+    let announces = announces(model)
     do {
       for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, transition) }
+      if announces && !selected.terminates {
+        announce(isExternal ? .exit : .internalTransition, from, event: event, payload: payload, model)
+      }
       if isExternal {
         if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(stateName(from))'") }
         for action in compiled.exitActions[Int(from)] { try action(model, transition) }
@@ -729,6 +733,7 @@ extension StateMachineDefinition {
     var failure: (any Error)?
     do {
       if isExternal {
+        if announces { announce(.entry, to, event: event, payload: payload, model) }
         if !compiled.entryActions[Int(to)].isEmpty { trace("entry '\(stateName(to))'") }
         for action in compiled.entryActions[Int(to)] {
           if let next = try action(model, transition) { try enqueue(next, model) }

@@ -87,10 +87,10 @@ extension StateMachineDefinition {
     trace("start")
     let initial = SelectedTransition(
       source: -1, targets: chart.rootInitial, kind: .external, actions: chart.rootInitialAction.map { [$0] } ?? [])
-    let outcome = microstep(chart, [initial], eventName: "", payload: nil, model)
+    let outcome = microstep(chart, [initial], event: -1, eventName: "", payload: nil, model)
     if !outcome.happened { return outcome }
     if case .failed = outcome { return outcome }
-    return takeEventless(chart, eventName: "", payload: nil, model) ?? .accepted
+    return takeEventless(chart, event: -1, eventName: "", payload: nil, model) ?? .accepted
   }
 
   // MARK: The macrostep (S3)
@@ -128,7 +128,7 @@ extension StateMachineDefinition {
     } catch {
       return failed(eventName, transitionHappened: false, error)
     }
-    let outcome = microstep(chart, selected, eventName: eventName, payload: payload, model)
+    let outcome = microstep(chart, selected, event: event, eventName: eventName, payload: payload, model)
     guard outcome.happened else { return outcome }
     let new = chartState(of: model, chart)
     let done = Transition(
@@ -149,7 +149,7 @@ extension StateMachineDefinition {
       if case .failed = outcome { return outcome }
       return failed(eventName, transitionHappened: true, failure)
     }
-    return takeEventless(chart, eventName: eventName, payload: payload, model) ?? .accepted
+    return takeEventless(chart, event: event, eventName: eventName, payload: payload, model) ?? .accepted
   }
 
   /// Takes eventless transitions until none is enabled (S12): at most `maxEventlessMicrosteps`
@@ -157,7 +157,7 @@ extension StateMachineDefinition {
   /// ``StateMachineError/eventlessLoop(event:microsteps:)`` with the configuration reached and
   /// the queue dropped. `nil` when all went well.
   func takeEventless(
-    _ chart: Statechart<Model>, eventName: String, payload: (any Sendable)?, _ model: Model
+    _ chart: Statechart<Model>, event: Int32, eventName: String, payload: (any Sendable)?, _ model: Model
   ) -> StepOutcome? {
     guard chart.hasEventless else { return nil }
     let limit = chart.maxEventlessMicrosteps
@@ -178,7 +178,7 @@ extension StateMachineDefinition {
         trace("failed: \(error); dropped \(dropped) queued event(s)")
         return .failed(error, transitionHappened: true)
       }
-      let outcome = microstep(chart, selected, eventName: eventName, payload: payload, model)
+      let outcome = microstep(chart, selected, event: event, eventName: eventName, payload: payload, model)
       if case .failed = outcome { return outcome }
     }
     return nil
@@ -440,9 +440,10 @@ extension StateMachineDefinition {
   /// changes nothing; after it, the rest of the entry actions is skipped and the new
   /// configuration stands.
   func microstep(
-    _ chart: Statechart<Model>, _ transitions: [SelectedTransition], eventName: String, payload: (any Sendable)?,
-    _ model: Model
+    _ chart: Statechart<Model>, _ transitions: [SelectedTransition], event: Int32, eventName: String,
+    payload: (any Sendable)?, _ model: Model
   ) -> StepOutcome {
+    let announces = announces(model)
     let old = chartConfiguration(model, chart)
     let exits = computeExitSet(chart, transitions, old)
     // 1. History is recorded before any exit action (S15).
@@ -486,10 +487,14 @@ extension StateMachineDefinition {
     // 2.–3. Exits, children first, later regions first; then the transitions' actions.
     do {
       for state in exits.members.reversed() {
+        if announces { announce(.exit, state, event: event, payload: payload, model) }
         if !compiled.exitActions[Int(state)].isEmpty { trace("exit '\(chart.tree.paths[Int(state)])'") }
         for action in compiled.exitActions[Int(state)] { try action(model, { primary }) }
       }
       for selected in transitions {
+        if announces, selected.kind == .internal, selected.arrival == nil, selected.source >= 0 {
+          announce(.internalTransition, selected.source, event: event, payload: payload, model)
+        }
         let context = transition(selected)
         for action in selected.actions { try action(model, { context }) }
       }
@@ -508,6 +513,7 @@ extension StateMachineDefinition {
     var failure: (any Error)?
     for state in entry.states.members {
       entered.insert(state)
+      if announces { announce(.entry, state, event: event, payload: payload, model) }
       if failure == nil {
         do {
           if !compiled.entryActions[Int(state)].isEmpty { trace("entry '\(chart.tree.paths[Int(state)])'") }

@@ -83,7 +83,8 @@ extension StateMachineDefinition {
   /// or notifications.
   func needsEntering(_ state: Int32, restored: Bool) -> Bool {
     // A statechart computes its initial configuration when it starts.
-    if compiled.chart != nil { return true }
+    // So does a machine that posts its entries.
+    if compiled.chart != nil || compiled.postsStateNotifications { return true }
     guard compiled.triggers.indices.contains(Int(state)) else { return false }
     return !compiled.triggers[Int(state)].isEmpty || (!restored && !compiled.entryActions[Int(state)].isEmpty)
   }
@@ -103,6 +104,7 @@ extension StateMachineDefinition {
     arm(state, model)
     if restored { return .accepted }
     let transition = Transition(event: "", from: stateName(state), to: stateName(state))
+    if announces(model) { announce(.entry, state, event: -1, payload: nil, model) }
     do {
       for action in compiled.entryActions[Int(state)] {
         if let next = try action(model, { transition }) { try enqueue(next, model) }

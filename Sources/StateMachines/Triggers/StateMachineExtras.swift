@@ -22,6 +22,9 @@ final class StateMachineExtras: @unchecked Sendable {
   /// A statechart's configuration, history and join arrivals; `nil` for a flat machine and
   /// before a statechart starts. Changes under the object's lock.
   @usableFromInline var chart: ChartConfiguration?
+  /// Path subscriptions (`subscribeToEntry(at:)` and its kin); changed under the object's lock.
+  var subscriptions: [StateSubscription] = []
+  var nextSubscription: UInt64 = 0
 
   @usableFromInline init() {}
 
