@@ -77,6 +77,28 @@ extension CompiledMachine {
     columnHeight = tree.count
     var fastSlots = [Int32](repeating: Self.fullStep, count: tree.count * (events.count + 1))
     for slot in (tree.count * events.count)..<fastSlots.count { fastSlots[slot] = Self.noTransition }
+    if chart.isNested {
+      // Triggers check their state's entry record, which then lives in the extras.
+      if triggers.contains(where: { !$0.isEmpty }) { chart.nestedNeedsRecord = true }
+      // Observers, the log and notifications see every step: no slot may skip it.
+      let everyStepRuns = !store.observers.isEmpty || store.log != nil || store.postsStateNotifications
+      let (entries, exits, stateTriggers) = (entryActions, exitActions, triggers)
+      let (before, after) = (beforeCallbacks, afterCallbacks)
+      chart.nestedPlans = NestedPlans.build(
+        chart, events: events.count, columnHeight: tree.count,
+        runsCode: { everyStepRuns || !entries[Int($0)].isEmpty || !exits[Int($0)].isEmpty || !stateTriggers[Int($0)].isEmpty },
+        eventRunsCode: { !before[Int($0)].isEmpty || !after[Int($0)].isEmpty },
+        fast: &fastSlots, fullStep: Self.fullStep)
+      // A slot with no transition at all rejects from the table.
+      for leaf in 0..<tree.count where chart.isAtomic(Int32(leaf)) {
+        for event in 0..<events.count where !chart.hasEventless {
+          let slot = event * tree.count + leaf
+          if chart.nestedPlans.plan(slot) == nil && !Self.anyTransition(chart, event: Int32(event), leaf: Int32(leaf)) {
+            fastSlots[slot] = Self.noTransition
+          }
+        }
+      }
+    }
     self.fastSlots = fastSlots
     eventIDs = Self.eventIDs(
       fastSlots, onlySources: Array(repeating: -1, count: events.count), columnHeight: tree.count, identity: identity)
@@ -87,5 +109,12 @@ extension CompiledMachine {
     self.chart = chart
     matchesEventsByPrefix = store.matchesEventsByPrefix
     postsStateNotifications = store.postsStateNotifications
+  }
+
+  /// Whether any transition on `event` is declared on `leaf`, an ancestor, or the root.
+  private static func anyTransition(_ chart: Statechart<Model>, event: Int32, leaf: Int32) -> Bool {
+    ([leaf] + chart.tree.ancestors(of: leaf) + [-1]).contains { holder in
+      chart.transitions(from: holder).contains { chart.transitions[Int($0)].event == event }
+    }
   }
 }

@@ -53,6 +53,13 @@ final class Statechart<Model>: @unchecked Sendable {
   let hasEventless: Bool
   /// The most eventless microsteps per event (S12).
   var maxEventlessMicrosteps = 1_000
+  /// No parallel state: one active leaf, kept in the storage's state index (§6).
+  let isNested: Bool
+  /// For the nested shape: the planned slots (set once, when compiling).
+  var nestedPlans = NestedPlans()
+  /// For the nested shape: whether the per-object extras must hold the configuration record
+  /// (history pseudostates or triggers need it); otherwise the state index is all.
+  var nestedNeedsRecord: Bool
 
   var count: Int { tree.count }
 
@@ -85,6 +92,8 @@ final class Statechart<Model>: @unchecked Sendable {
     self.joinSources = joinSources
     self.doneEvents = doneEvents
     hasEventless = transitions.contains { $0.event == -1 }
+    isNested = !tree.kinds.contains(.parallel)
+    nestedNeedsRecord = tree.kinds.contains { if case .history = $0 { return true } else { return false } }
   }
 
   // MARK: Shape queries (SCXML D: isAtomicState, isCompoundState, …)

@@ -110,7 +110,14 @@ extension StateMachineDefinition {
   /// (`nil` when the machine has no history, or nothing was recorded).
   func encodedState(of storage: StateMachineStorage) -> (state: String, history: [String: [String]]?) {
     guard let chart = compiled.chart else { return (stateName(storage.stateIndex), nil) }
-    let configuration = storage.extras?.chart
+    var configuration = storage.extras?.chart
+    if chart.isNested && !storage.isUnstarted {
+      var derived = configuration ?? ChartConfiguration(capacity: chart.count)
+      derived.active = StateSet(capacity: chart.count)
+      derived.active.insert(storage.stateIndex)
+      for ancestor in chart.tree.ancestors(of: storage.stateIndex) { derived.active.insert(ancestor) }
+      configuration = derived
+    }
     let active = configuration?.active ?? initialConfiguration(chart)
     var history: [String: [String]]?
     if let records = configuration?.history, !records.isEmpty {

@@ -37,7 +37,23 @@ extension StateMachineDefinition {
 
   /// The object's configuration (empty before the machine starts).
   func chartConfiguration(_ model: Model, _ chart: Statechart<Model>) -> ChartConfiguration {
-    locked(model) { model._$stateMachineStorage.extras?.chart } ?? ChartConfiguration(capacity: chart.count)
+    guard chart.isNested else {
+      return locked(model) { model._$stateMachineStorage.extras?.chart } ?? ChartConfiguration(capacity: chart.count)
+    }
+    // The nested shape: the active states are the leaf in the state index and its ancestors.
+    let (leaf, record, unstarted) = locked(model) {
+      (
+        model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.extras?.chart,
+        model._$stateMachineStorage.isUnstarted
+      )
+    }
+    var configuration = record ?? ChartConfiguration(capacity: chart.count)
+    configuration.active = StateSet(capacity: chart.count)
+    if !unstarted && leaf >= 0 && Int(leaf) < chart.count {
+      configuration.active.insert(leaf)
+      for ancestor in chart.tree.ancestors(of: leaf) { configuration.active.insert(ancestor) }
+    }
+    return configuration
   }
 
   /// The `state` string of a configuration: the active leaves' paths in document order, joined
@@ -49,11 +65,13 @@ extension StateMachineDefinition {
   /// Writes a configuration, the first active leaf as the state index, and termination, telling
   /// Observation.
   func writeChart(_ configuration: ChartConfiguration, _ chart: Statechart<Model>, terminated: Bool, _ model: Model) {
-    let extras = extras(of: model)
+    // The nested shape keeps a record in the extras only when history or triggers need one, so
+    // that its fast tier stays open.
+    let extras: StateMachineExtras? = chart.isNested && !chart.nestedNeedsRecord ? nil : self.extras(of: model)
     let leaf = configuration.active.members.first { chart.isAtomic($0) } ?? 0
     model._$stateMachineWillChangeState()
     locked(model) {
-      extras.chart = configuration
+      extras?.chart = configuration
       model._$stateMachineStorage.stateIndex = leaf
       if terminated { model._$stateMachineStorage.isTerminated = true }
     }
@@ -64,6 +82,11 @@ extension StateMachineDefinition {
   @usableFromInline
   func isInChartState(_ state: Int32, on model: Model) -> Bool {
     startIfNeeded(model)
+    if let chart = compiled.chart, chart.isNested {
+      guard state >= 0, Int(state) < chart.count else { return false }
+      let leaf = locked(model) { model._$stateMachineStorage.stateIndex }
+      return state <= leaf && leaf <= chart.tree.lastDescendant[Int(state)]
+    }
     return locked(model) { model._$stateMachineStorage.extras?.chart?.active.contains(state) } ?? false
   }
 
@@ -87,7 +110,8 @@ extension StateMachineDefinition {
     trace("start")
     let initial = SelectedTransition(
       source: -1, targets: chart.rootInitial, kind: .external, actions: chart.rootInitialAction.map { [$0] } ?? [])
-    let outcome = microstep(chart, [initial], event: -1, eventName: "", payload: nil, model)
+    let outcome = microstep(
+      chart, [initial], event: -1, eventName: "", payload: nil, model, from: ChartConfiguration(capacity: chart.count))
     if !outcome.happened { return outcome }
     if case .failed = outcome { return outcome }
     return takeEventless(chart, event: -1, eventName: "", payload: nil, model) ?? .accepted
@@ -100,6 +124,12 @@ extension StateMachineDefinition {
   /// raised meanwhile wait in the queue, which the caller drains.
   @usableFromInline
   func chartStep(_ chart: Statechart<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    if chart.isNested {
+      let leaf = locked(model) { model._$stateMachineStorage.stateIndex }
+      if let plan = chart.nestedPlans.plan(Int(event) * compiled.columnHeight + Int(leaf)) {
+        return nestedStep(chart, plan, event, payload, model)
+      }
+    }
     let eventName = compiled.events[Int(event)]
     let configuration = chartConfiguration(model, chart)
     let old = stateString(configuration.active, chart)
@@ -441,10 +471,10 @@ extension StateMachineDefinition {
   /// configuration stands.
   func microstep(
     _ chart: Statechart<Model>, _ transitions: [SelectedTransition], event: Int32, eventName: String,
-    payload: (any Sendable)?, _ model: Model
+    payload: (any Sendable)?, _ model: Model, from start: ChartConfiguration? = nil
   ) -> StepOutcome {
     let announces = announces(model)
-    let old = chartConfiguration(model, chart)
+    let old = start ?? chartConfiguration(model, chart)
     let exits = computeExitSet(chart, transitions, old)
     // 1. History is recorded before any exit action (S15).
     var new = old

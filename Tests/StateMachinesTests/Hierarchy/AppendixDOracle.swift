@@ -179,7 +179,7 @@ final class AppendixDOracle {
   func microstep(_ enabled: [Transition]) {
     exitStates(enabled)
     for (index, transition) in enabled where index >= 0 {
-      trace.append("act:t\(index)")
+      if transition.hasAction { trace.append("act:t\(index)") }
       if let raised = transition.raises { raise(raised) }
     }
     enterStates(enabled)
@@ -197,7 +197,7 @@ final class AppendixDOracle {
       }
     }
     for state in statesToExit {
-      trace.append("exit:\(state)")
+      if !chart.quietStates.contains(state) { trace.append("exit:\(state)") }
       configuration.remove(state)
     }
   }
@@ -256,7 +256,7 @@ final class AppendixDOracle {
     computeEntrySet(enabled, &statesToEnter, &statesForDefaultEntry)
     for state in documentOrder(statesToEnter) {
       configuration.insert(state)
-      trace.append("enter:\(state)")
+      if !chart.quietStates.contains(state) { trace.append("enter:\(state)") }
       if isFinal(state) {
         let parent = parent(state)
         if parent == Self.root {

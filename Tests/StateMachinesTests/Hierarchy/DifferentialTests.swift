@@ -38,7 +38,7 @@ struct DifferentialTests {
         case .shallowHistory: sm.addHistory(path, .shallow)
         case .deepHistory: sm.addHistory(path, .deep)
         }
-        if node.kind != .shallowHistory && node.kind != .deepHistory {
+        if node.kind != .shallowHistory && node.kind != .deepHistory && !chart.quietStates.contains(name) {
           sm.onEntry(path) { _ in log.append("enter:\(name)") }
           sm.onExit(path) { _ in log.append("exit:\(name)") }
         }
@@ -66,9 +66,11 @@ struct DifferentialTests {
           declaration.guarded { _ in RandomChart.guardPasses(guardID, step: step.value) }
         }
         let raises = transition.raises
-        declaration.action { machine in
-          log.append("act:t\(index)")
-          if let raises { machine.fire(raises) }
+        if transition.hasAction {
+          declaration.action { machine in
+            log.append("act:t\(index)")
+            if let raises { machine.fire(raises) }
+          }
         }
       }
     }

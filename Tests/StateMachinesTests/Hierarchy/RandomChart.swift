@@ -45,6 +45,8 @@ struct RandomChart: CustomStringConvertible {
     let guardID: Int?
     /// The internal event the action raises, if any.
     let raises: String?
+    /// Whether it has an action that records it in the trace.
+    var hasAction = true
   }
 
   var nodes: [String: Node] = [:]
@@ -54,6 +56,9 @@ struct RandomChart: CustomStringConvertible {
   var initial: String?
   /// Every node in document order.
   var documentOrder: [String] = []
+  /// States without entry and exit actions (so that slots of the nested shape can take the fast
+  /// tier).
+  var quietStates: Set<String> = []
   static let externalEvents = ["e0", "e1", "e2", "e3"]
   static let internalEvents = ["i0", "i1"]
 
@@ -83,6 +88,10 @@ struct RandomChart: CustomStringConvertible {
 
   init(seed: UInt64) {
     var random = SeededGenerator(seed: seed)
+    // A third of the charts are nested only (no parallel state, no eventless transition), the
+    // shape whose slots are planned; half of those are quiet, so their slots take the fast tier.
+    let nestedOnly = seed % 3 != 0
+    let quiet = seed % 3 == 2
     var counter = 0
     func newName() -> String {
       counter += 1
@@ -93,7 +102,7 @@ struct RandomChart: CustomStringConvertible {
       var kind: Kind = .atomic
       if depth < 6 && counter < 28 {
         let roll = Double.random(in: 0..<1, using: &random)
-        if roll < 0.3 { kind = .compound } else if roll < 0.42 { kind = .parallel } else if roll < 0.5 && !mustContainStates {
+        if roll < 0.3 { kind = .compound } else if roll < 0.42 && !nestedOnly { kind = .parallel } else if roll < 0.5 && !mustContainStates {
           kind = .final
         }
       }
@@ -143,13 +152,16 @@ struct RandomChart: CustomStringConvertible {
       if !deeper.isEmpty { nodes[name]!.initial = random.pick(deeper) }
     }
     if random.chance(0.2) { initial = random.pick(states.filter { nodes[$0]!.kind != .final }) }
+    if quiet {
+      for name in documentOrder where random.chance(0.6) { quietStates.insert(name) }
+    }
     let histories = documentOrder.filter { [.shallowHistory, .deepHistory].contains(nodes[$0]!.kind) }
     let parallels = states.filter { nodes[$0]!.kind == .parallel }
     for _ in 0..<Int.random(in: 8...22, using: &random) {
       let roll = Double.random(in: 0..<1, using: &random)
       let source: String? = random.chance(0.05) ? nil : random.pick(states.filter { nodes[$0]!.kind != .final })
       let guardID = random.chance(0.4) ? Int.random(in: 0..<1000, using: &random) : nil
-      if roll < 0.1, let source {
+      if roll < 0.1, !nestedOnly, let source {
         // Eventless, always guarded (so that most charts settle).
         transitions.append(
           Transition(
@@ -186,6 +198,16 @@ struct RandomChart: CustomStringConvertible {
             source: source, event: event, targets: [random.pick(states)], kind: random.chance(0.3) ? .local : .external,
             guardID: guardID, raises: raises))
       }
+    }
+    quieten(seed: seed)
+  }
+
+  /// Applied after the transitions are made: quiet charts drop most actions.
+  mutating func quieten(seed: UInt64) {
+    guard seed % 3 == 2 else { return }
+    var random = SeededGenerator(seed: seed &+ 17)
+    for index in transitions.indices where transitions[index].raises == nil && random.chance(0.7) {
+      transitions[index].hasAction = false
     }
   }
 
