@@ -36,6 +36,9 @@ let allCases = [
   BenchmarkCase(id: "7f", name: "full step: row 7's callbacks taking the Transition", run: fullStepCycle),
   BenchmarkCase(id: "8", name: "accepted event, passing guard", run: guardedCycle),
   BenchmarkCase(id: "9", name: "full step: an exit and an entry action", run: entryExitCycle),
+  BenchmarkCase(id: "n1", name: "nested: leaf to leaf across the root, no code (fast tier)", run: nestedPlainCycle),
+  BenchmarkCase(id: "n2", name: "nested: leaf to leaf, an exit and an entry action", run: nestedEntryExitCycle),
+  BenchmarkCase(id: "n3", name: "parallel: one event handled in both of 2 regions", run: parallelCycle),
 ]
 // The enum baseline always runs: every ratio is taken to it.
 let cases = allCases.filter { only == nil || only!.contains($0.id) || $0.id == "5" }
@@ -65,6 +68,9 @@ target("generated event method (1) <= 2x the hand-written enum (5)", "1", over: 
 target("rejected event (3) <= accepted event (1)", "3", over: "1", limit: 1)
 target("full step (7f) <= 3x the light path with the same callbacks (7)", "7f", over: "7", limit: 3)
 target("fire(\"name\") (2) <= 4x the generated method (1)", "2", over: "1", limit: 4)
+target("nested leaf to leaf without code (n1) <= 1.1x the flat fast tier (1b)", "n1", over: "1b", limit: 1.1)
+target("nested with entry/exit actions (n2) <= 1.2x the flat full step with the same actions (9)", "n2", over: "9", limit: 1.2)
+target("event in both regions of a parallel state (n3) <= 3x the flat full step (9)", "n3", over: "9", limit: 3)
 if let sendable = byID["1bs"], let plain = byID["1b"] {
   print(
     "info   Sendable fast path (1bs) - plain fast path (1b): "
@@ -88,9 +94,14 @@ func measureBuilds() {
   let gridTime = milliseconds { grid = buildGrid(states: 1_000, events: 1_000) }
   var chain: StateMachineDefinition<DynamicStateMachine>?
   let chainTime = milliseconds { chain = buildChain(10_000) }
-  precondition(grid?.definitionError == nil && chain?.definitionError == nil)
+  var nested: StateMachineDefinition<DynamicStateMachine>?
+  let nestedTime = milliseconds { nested = buildNested(states: 1_000) }
+  precondition(grid?.definitionError == nil && chain?.definitionError == nil && nested?.definitionError == nil)
   print("\(gridTime < 1_000 ? "MET   " : "MISSED") build 1,000 states x 1,000 events < 1 s: \(format(gridTime, digits: 1)) ms")
   print("\(chainTime < 1_000 ? "MET   " : "MISSED") build a 10,000-state chain < 1 s: \(format(chainTime, digits: 1)) ms")
+  print(
+    "\(nestedTime < 1_000 ? "MET   " : "MISSED") build a nested definition of \(nested!.states.count) states < 1 s: "
+      + "\(format(nestedTime, digits: 1)) ms")
 }
 
 if only == nil || only!.contains("build") {

@@ -63,10 +63,10 @@ final class BuilderStore<Model> {
   var log: StateMachineLog?
   var postsStateNotifications = false
 
-  /// The declared node named `name` directly in `scope`, if any.
-  func child(named name: String, in scope: Int) -> Int? {
-    nodes.indices.first { nodes[$0].scope == scope && nodes[$0].parentPath == nil && nodes[$0].name == name }
-  }
+  /// Where each declared node is, by (scope, parent path, name), so that declaring is linear.
+  private var declaredIndex: [DeclarationKey: Int] = [:]
+  /// The placeholders the root's `initialState` added, by name.
+  private var implicitIndex: [String: Int] = [:]
 
   /// Declares a node in `scope` (a path's last component under its parent path), or returns the
   /// one already declared there under that name. A redeclaration may turn a state final; any other
@@ -79,20 +79,34 @@ final class BuilderStore<Model> {
       parentPath = String(path[..<slash])
       name = String(path[path.index(after: slash)...])
     }
-    if let existing = nodes.indices.first(where: {
-      nodes[$0].scope == scope && nodes[$0].parentPath == parentPath && nodes[$0].name == name && !nodes[$0].isImplicit
-    }) {
+    let key = DeclarationKey(scope: scope, parentPath: parentPath, name: name)
+    if let existing = declaredIndex[key] {
       if nodes[existing].kind == .state && kind == .final { nodes[existing].kind = .final }
       return existing
     }
-    if parentPath == nil, scope == -1,
-      let implicit = nodes.indices.first(where: { nodes[$0].isImplicit && nodes[$0].name == name })
-    {
+    if parentPath == nil, scope == -1, let implicit = implicitIndex.removeValue(forKey: name) {
       nodes[implicit].isImplicit = false
       nodes[implicit].kind = kind
+      declaredIndex[key] = implicit
       return implicit
     }
     nodes.append(DeclaredNode(name: name, scope: scope, parentPath: parentPath, kind: kind))
+    declaredIndex[key] = nodes.count - 1
+    return nodes.count - 1
+  }
+
+  /// Adds a placeholder for a root `initialState` that names no declared node yet.
+  func declareImplicit(_ name: String) {
+    guard implicitIndex[name] == nil, !nodes.contains(where: { $0.name == name }) else { return }
+    var node = DeclaredNode<Model>(name: name, scope: -1, parentPath: nil, kind: .state)
+    node.isImplicit = true
+    nodes.append(node)
+    implicitIndex[name] = nodes.count - 1
+  }
+
+  /// Appends an anonymous region to parallel node `parallel`.
+  func declareAnonymousRegion(in parallel: Int) -> Int {
+    nodes.append(DeclaredNode(name: "", scope: parallel, parentPath: nil, kind: .state))
     return nodes.count - 1
   }
 
@@ -122,6 +136,13 @@ final class BuilderStore<Model> {
       }
       || rootInitial.count > 1 || rootInitialAction != nil
   }
+}
+
+/// Where a node is declared: its scope, its path form's parent path and its name.
+private struct DeclarationKey: Hashable {
+  let scope: Int
+  let parentPath: String?
+  let name: String
 }
 
 /// What makes two plain transitions (no guard, no action) the same.

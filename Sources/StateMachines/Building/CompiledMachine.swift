@@ -108,7 +108,7 @@ struct CompiledMachine<Model> {
   /// An unknown event name fires its longest known dot-separated prefix (SCXML 3.12.1).
   @usableFromInline let matchesEventsByPrefix: Bool
   /// Entries, exits and internal transitions are posted to ``notificationCenter``.
-  let postsStateNotifications: Bool
+  @usableFromInline let postsStateNotifications: Bool
 
   /// An empty machine that rejects everything (the tables of an invalid definition).
   init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
@@ -393,7 +393,7 @@ struct CompiledMachine<Model> {
   }
 
   /// Whether anything of `builder` receives the ``Transition``.
-  private static func anyTakesTransition(_ builder: StateMachineBuilder<Model>) -> Bool {
+  static func anyTakesTransition(_ builder: StateMachineBuilder<Model>) -> Bool {
     func takes(_ callback: MachineCallback<Model>?) -> Bool {
       if case .withTransition? = callback { return true }
       return false

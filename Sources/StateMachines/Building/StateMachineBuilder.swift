@@ -58,13 +58,7 @@ public final class StateMachineBuilder<Model> {
     set {
       if scope == -1 {
         store.rootInitial = newValue
-        for name in newValue where !name.contains("/") && !name.contains("@")
-          && !store.nodes.contains(where: { $0.name == name })
-        {
-          var node = DeclaredNode<Model>(name: name, scope: -1, parentPath: nil, kind: .state)
-          node.isImplicit = true
-          store.nodes.append(node)
-        }
+        for name in newValue where !name.contains("/") && !name.contains("@") { store.declareImplicit(name) }
       } else {
         store.nodes[scope].initial = newValue
       }
@@ -181,8 +175,7 @@ public final class StateMachineBuilder<Model> {
   public func addParallelState(_ name: String, regions: [[String]]) {
     let parallel = store.declare(name, kind: .parallel, in: scope)
     for region in regions {
-      store.nodes.append(DeclaredNode(name: "", scope: parallel, parentPath: nil, kind: .state))
-      let regionNode = store.nodes.count - 1
+      let regionNode = store.declareAnonymousRegion(in: parallel)
       for state in region { store.declare(state, kind: .state, in: regionNode) }
     }
   }

@@ -53,7 +53,8 @@ extension CompiledMachine {
     self.exitActions = exitActions
     isFinal = tree.kinds.map { $0 == .final }
     observers = store.observers
-    takesTransition = true
+    // Junction paths and history defaults take the Transition too, but only the full step runs them.
+    takesTransition = Self.anyTakesTransition(builder)
     log = store.log
     clock = store.clock
     notificationCenter = store.notificationCenter
@@ -89,6 +90,10 @@ extension CompiledMachine {
         runsCode: { everyStepRuns || !entries[Int($0)].isEmpty || !exits[Int($0)].isEmpty || !stateTriggers[Int($0)].isEmpty },
         eventRunsCode: { !before[Int($0)].isEmpty || !after[Int($0)].isEmpty },
         fast: &fastSlots, fullStep: Self.fullStep)
+      // The state index always holds a leaf once the machine started: other rows are never read.
+      for state in 0..<tree.count where !chart.isAtomic(Int32(state)) {
+        for event in 0..<events.count { fastSlots[event * tree.count + state] = Self.noTransition }
+      }
       // A slot with no transition at all rejects from the table.
       for leaf in 0..<tree.count where chart.isAtomic(Int32(leaf)) {
         for event in 0..<events.count where !chart.hasEventless {
@@ -100,8 +105,17 @@ extension CompiledMachine {
       }
     }
     self.fastSlots = fastSlots
-    eventIDs = Self.eventIDs(
-      fastSlots, onlySources: Array(repeating: -1, count: events.count), columnHeight: tree.count, identity: identity)
+    // An event with transitions from one leaf only compares the leaf instead of loading (the
+    // nested shape's fast tier, like a flat machine's).
+    var onlySources = [Int32](repeating: -1, count: events.count)
+    if chart.isNested && store.log == nil {
+      for event in 0..<events.count {
+        let column = fastSlots[(event * tree.count)..<((event + 1) * tree.count)]
+        let sources = column.indices.filter { column[$0] != Self.noTransition }
+        if sources.count == 1 { onlySources[event] = Int32(sources[0] - event * tree.count) }
+      }
+    }
+    eventIDs = Self.eventIDs(fastSlots, onlySources: onlySources, columnHeight: tree.count, identity: identity)
     lightTransitions = []
     lightTransitionObjects = []
     candidateRows = CandidateRows(emptyWith: tree.count)

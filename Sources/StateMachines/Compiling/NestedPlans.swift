@@ -5,29 +5,40 @@
 /// code takes the fast tier (a table load and a store, like a flat machine); other plannable slots
 /// take ``StateMachineDefinition/nestedStep(_:_:_:_:_:)``, a flat-style step over the precomputed
 /// lists; the rest (history, finals, junctions, eventless transitions…) the full statechart step.
+@usableFromInline
 struct NestedPlans {
   /// One candidate transition of a slot, planned.
+  @usableFromInline
   struct Candidate {
-    let transition: Int32
+    @usableFromInline let transition: Int32
     /// In exit order (children first).
-    let exits: [Int32]
+    @usableFromInline let exits: [Int32]
     /// In entry order (parents first).
-    let entries: [Int32]
+    @usableFromInline let entries: [Int32]
     /// The entered compound states whose initial action runs.
-    let defaultEntries: [Int32]
+    @usableFromInline let defaultEntries: [Int32]
     /// The leaf the machine ends in.
-    let leaf: Int32
+    @usableFromInline let leaf: Int32
   }
 
-  /// Per slot (`event * states + leaf`), the range of its candidates.
-  private(set) var ranges: [Int: Range<Int>] = [:]
-  private(set) var candidates: [Candidate] = []
+  /// Per slot (`event * states + leaf`), where its candidates start and end in `candidates`
+  /// (equal: no plan). Dense, like the fast table, so a lookup is two loads.
+  @usableFromInline private(set) var starts: [Int32] = []
+  @usableFromInline private(set) var ends: [Int32] = []
+  @usableFromInline private(set) var candidates: [Candidate] = []
 
   init() {}
 
+  init(slots: Int) {
+    starts = Array(repeating: 0, count: slots)
+    ends = Array(repeating: 0, count: slots)
+  }
+
   /// The plan of `slot`, if it has one.
+  @inlinable
   func plan(_ slot: Int) -> ArraySlice<Candidate>? {
-    ranges[slot].map { candidates[$0] }
+    guard slot < starts.count, starts[slot] < ends[slot] else { return nil }
+    return candidates[Int(starts[slot])..<Int(ends[slot])]
   }
 
   /// Plans every slot of a nested chart that the plan can serve, and returns the fast-table
@@ -37,7 +48,7 @@ struct NestedPlans {
     _ chart: Statechart<Model>, events: Int, columnHeight: Int, runsCode: (Int32) -> Bool,
     eventRunsCode: (Int32) -> Bool, fast: inout [Int32], fullStep: Int32
   ) -> NestedPlans {
-    var plans = NestedPlans()
+    var plans = NestedPlans(slots: fast.count)
     guard !chart.hasEventless else { return plans }
     let tree = chart.tree
     for leaf in 0..<Int32(tree.count) where chart.isAtomic(leaf) && tree.kinds[Int(leaf)] != .final {
@@ -63,8 +74,9 @@ struct NestedPlans {
         }
         guard plannable, !planned.isEmpty else { continue }
         let slot = Int(event) * columnHeight + Int(leaf)
-        plans.ranges[slot] = plans.candidates.count..<(plans.candidates.count + planned.count)
+        plans.starts[slot] = Int32(plans.candidates.count)
         plans.candidates += planned
+        plans.ends[slot] = Int32(plans.candidates.count)
         let only = planned[0]
         let transition = chart.transitions[Int(only.transition)]
         let silent =

@@ -4,6 +4,7 @@
 struct StateSet: Equatable, Sendable {
   @usableFromInline var words: [UInt64]
 
+  @usableFromInline
   init(capacity: Int) {
     words = Array(repeating: 0, count: (capacity + 63) / 64)
   }
@@ -12,6 +13,7 @@ struct StateSet: Equatable, Sendable {
     state >= 0 && Int(state >> 6) < words.count && words[Int(state >> 6)] & (1 << UInt64(state & 63)) != 0
   }
 
+  @usableFromInline
   mutating func insert(_ state: Int32) {
     words[Int(state >> 6)] |= 1 << UInt64(state & 63)
   }

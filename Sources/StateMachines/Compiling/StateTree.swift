@@ -1,7 +1,9 @@
 /// The states and pseudostates of a hierarchical definition, in document order (HIERARCHY.md
 /// N2): a parent before its children, children in the order declared. Index `i` is a state's
 /// index everywhere in the runtime; `-1` is the root, which is implicit and has no callbacks.
+@usableFromInline
 struct StateTree {
+  @usableFromInline
   enum Kind: Equatable {
     case atomic, compound, parallel, final
     case history(HistoryKind)

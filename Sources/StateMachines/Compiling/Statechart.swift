@@ -5,17 +5,21 @@
 @usableFromInline
 final class Statechart<Model>: @unchecked Sendable {
   /// One transition, resolved.
+  @usableFromInline
   struct ChartTransition {
     /// The declaring state; -1 for a wildcard, which belongs to the root (S4).
-    let source: Int32
+    @usableFromInline let source: Int32
     /// -1 for an eventless transition (S12).
-    let event: Int32
+    @usableFromInline let event: Int32
     /// Empty: targetless (internal, or `die`). May name history, junction or join pseudostates.
-    let targets: [Int32]
-    let kind: TransitionKind
-    let terminates: Bool
-    let guardBody: MachineGuard<Model>?
-    let action: MachineCallback<Model>?
+    @usableFromInline let targets: [Int32]
+    @usableFromInline let kind: TransitionKind
+    @usableFromInline let terminates: Bool
+    @usableFromInline let guardBody: MachineGuard<Model>?
+    @usableFromInline let action: MachineCallback<Model>?
+    /// The paths of the source and targets, for the `Transition` callbacks receive.
+    @usableFromInline var sourcePath = ""
+    @usableFromInline var targetPaths: [String] = []
   }
 
   /// One path of a junction (S17c), resolved.
@@ -25,8 +29,8 @@ final class Statechart<Model>: @unchecked Sendable {
     let action: MachineCallback<Model>?
   }
 
-  let tree: StateTree
-  let transitions: [ChartTransition]
+  @usableFromInline let tree: StateTree
+  @usableFromInline let transitions: [ChartTransition]
   /// Per state, its transitions in declaration order.
   let transitionsFrom: [[Int32]]
   /// The wildcard transitions, which belong to the root.
@@ -34,7 +38,7 @@ final class Statechart<Model>: @unchecked Sendable {
   /// Per compound state, the states it enters by default (S11); for the root, `rootInitial`.
   let initial: [[Int32]]
   let rootInitial: [Int32]
-  let initialActions: [MachineCallback<Model>?]
+  @usableFromInline let initialActions: [MachineCallback<Model>?]
   let rootInitialAction: MachineCallback<Model>?
   /// Per history pseudostate, its default targets and action (S15).
   let historyDefaults: [[Int32]]
@@ -54,14 +58,14 @@ final class Statechart<Model>: @unchecked Sendable {
   /// The most eventless microsteps per event (S12).
   var maxEventlessMicrosteps = 1_000
   /// No parallel state: one active leaf, kept in the storage's state index (§6).
-  let isNested: Bool
+  @usableFromInline let isNested: Bool
   /// For the nested shape: the planned slots (set once, when compiling).
-  var nestedPlans = NestedPlans()
+  @usableFromInline @exclusivity(unchecked) var nestedPlans = NestedPlans()
   /// For the nested shape: whether the per-object extras must hold the configuration record
   /// (history pseudostates or triggers need it); otherwise the state index is all.
-  var nestedNeedsRecord: Bool
+  @usableFromInline var nestedNeedsRecord: Bool
 
-  var count: Int { tree.count }
+  @usableFromInline var count: Int { tree.count }
 
   init(
     tree: StateTree, transitions: [ChartTransition], initial: [[Int32]], rootInitial: [Int32],
@@ -70,7 +74,12 @@ final class Statechart<Model>: @unchecked Sendable {
     joinTargets: [Int32], joinSources: [[Int32]], doneEvents: [Int32]
   ) {
     self.tree = tree
-    self.transitions = transitions
+    self.transitions = transitions.map { transition in
+      var resolved = transition
+      resolved.sourcePath = tree.path(transition.source)
+      resolved.targetPaths = transition.targets.map { tree.paths[Int($0)] }
+      return resolved
+    }
     var from = [[Int32]](repeating: [], count: tree.count)
     var root: [Int32] = []
     for (index, transition) in transitions.enumerated() {

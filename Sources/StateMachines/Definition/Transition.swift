@@ -13,7 +13,9 @@ public struct Transition {
   public let source: String
   /// The paths of the transition's targets; empty for a targetless (internal) transition. A
   /// guard sees them before a junction chose its path.
-  public let targets: [String]
+  public var targets: [String] { explicitTargets ?? [to] }
+  /// The targets when they are not just `to` (kept apart so that a flat step allocates no array).
+  private let explicitTargets: [String]?
   /// How the transition treats its source (S10).
   public let kind: TransitionKind
 
@@ -27,7 +29,7 @@ public struct Transition {
     self.to = to
     self.payload = payload
     self.source = source ?? from
-    self.targets = targets ?? [to]
+    explicitTargets = targets
     self.kind = kind
   }
 

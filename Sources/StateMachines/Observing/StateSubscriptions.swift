@@ -104,8 +104,14 @@ extension StateMachineDefinition {
   }
 
   /// Whether announcing is needed at all (a fast check for the flat step).
-  @usableFromInline
+  @inlinable
   func announces(_ model: Model) -> Bool {
-    compiled.postsStateNotifications || locked(model) { !(model._$stateMachineStorage.extras?.subscriptions.isEmpty ?? true) }
+    compiled.postsStateNotifications || (locked(model) { model._$stateMachineStorage.extras } != nil && hasSubscriptions(model))
+  }
+
+  /// Whether `model` has path subscriptions.
+  @usableFromInline
+  func hasSubscriptions(_ model: Model) -> Bool {
+    locked(model) { !(model._$stateMachineStorage.extras?.subscriptions.isEmpty ?? true) }
   }
 }

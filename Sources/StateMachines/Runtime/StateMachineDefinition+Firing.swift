@@ -673,7 +673,15 @@ extension StateMachineDefinition {
   /// Steps 1–9, without the clean-up of ``step(_:_:_:)``.
   @inlinable
   func attemptStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
-    if let chart = compiled.chart { return chartStep(chart, event, payload, model) }
+    if let chart = compiled.chart {
+      if chart.isNested {
+        let leaf = locked(model) { model._$stateMachineStorage.stateIndex }
+        if let plan = chart.nestedPlans.plan(Int(event) &* compiled.columnHeight &+ Int(leaf)) {
+          return nestedStep(chart, plan, event, payload, model)
+        }
+      }
+      return chartStep(chart, event, payload, model)
+    }
     let (from, terminated) = locked(model) {
       (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
     }

@@ -4,7 +4,9 @@
 // strings built beyond the `Transition` itself.
 
 extension StateMachineDefinition {
-  /// One event on a nested machine this thread owns, for a slot with a plan.
+  /// One event on a nested machine this thread owns, for a slot with a plan. Inlinable, so that
+  /// it is specialised for the model's class like the flat step.
+  @inlinable
   func nestedStep(
     _ chart: Statechart<Model>, _ plan: ArraySlice<NestedPlans.Candidate>, _ event: Int32, _ payload: (any Sendable)?,
     _ model: Model
@@ -17,11 +19,11 @@ extension StateMachineDefinition {
     if let definitionError { return rejected(.invalidDefinition(definitionError)) }
     if terminated { return rejected(.terminated(event: eventName, state: fromPath)) }
     func transition(_ candidate: NestedPlans.Candidate) -> Transition {
-      let declared = chart.transitions[Int(candidate.transition)]
+      let index = Int(candidate.transition)
       return Transition(
         event: eventName, from: fromPath, to: compiled.states[Int(candidate.leaf)], payload: payload,
-        source: chart.tree.path(declared.source), targets: declared.targets.map { compiled.states[Int($0)] },
-        kind: declared.kind)
+        source: chart.transitions[index].sourcePath, targets: chart.transitions[index].targetPaths,
+        kind: chart.transitions[index].kind)
     }
     // Selection (S4): the first candidate whose guard passes.
     var chosen: NestedPlans.Candidate?
@@ -39,36 +41,28 @@ extension StateMachineDefinition {
       return failed(eventName, transitionHappened: false, error)
     }
     guard let chosen else { return rejected(.guardsFailed(event: eventName, state: fromPath)) }
-    let declared = chart.transitions[Int(chosen.transition)]
-    let context = transition(chosen)
+    let chosenIndex = Int(chosen.transition)
+    // Built once if a callback takes it, else never (as in the flat step).
+    let built: Transition? = compiled.takesTransition ? transition(chosen) : nil
+    func context() -> Transition { built ?? transition(chosen) }
     let announces = announces(model)
     // before callbacks, exits (children first), the transition's action: a throw changes nothing.
     do {
-      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, { context }) }
+      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, context) }
       for state in chosen.exits {
         if announces { announce(.exit, state, event: event, payload: payload, model) }
-        for action in compiled.exitActions[Int(state)] { try action(model, { context }) }
+        for action in compiled.exitActions[Int(state)] { try action(model, context) }
       }
-      if announces && declared.targets.isEmpty && declared.source >= 0 {
-        announce(.internalTransition, declared.source, event: event, payload: payload, model)
+      if announces && chart.transitions[chosenIndex].targets.isEmpty && chart.transitions[chosenIndex].source >= 0 {
+        announce(.internalTransition, chart.transitions[chosenIndex].source, event: event, payload: payload, model)
       }
-      try declared.action?(model, { context })
+      try chart.transitions[chosenIndex].action?(model, context)
     } catch {
       return failed(eventName, transitionHappened: false, error)
     }
     // The leaf is written; exited states' triggers are disarmed.
     if chart.nestedNeedsRecord {
-      var record = chartConfiguration(model, chart)
-      for state in chosen.exits {
-        record.active.remove(state)
-        record.entrySerial[state] = nil
-      }
-      for state in chosen.entries {
-        record.active.insert(state)
-        record.serial &+= 1
-        record.entrySerial[state] = record.serial
-      }
-      writeChart(record, chart, terminated: false, model)
+      writeNestedRecord(chart, chosen, model)
     } else {
       write(chosen.leaf, model)
     }
@@ -85,27 +79,46 @@ extension StateMachineDefinition {
       if failure == nil {
         do {
           for action in compiled.entryActions[Int(state)] {
-            if let next = try action(model, { context }) { try enqueue(next, model) }
+            if let next = try action(model, context) { try enqueue(next, model) }
           }
           if chosen.defaultEntries.contains(state), let action = chart.initialActions[Int(state)] {
-            try action(model, { context })
+            try action(model, context)
           }
         } catch {
           failure = error
         }
       }
-      arm(state, model)
+      armIfNeeded(state, model)
     }
     do {
-      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, { context }) }
+      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, context) }
     } catch {
       if failure == nil { failure = error }
     }
-    for observer in compiled.observers { observer(model, context) }
+    for observer in compiled.observers { observer(model, context()) }
     if let extras = locked(model, { model._$stateMachineStorage.extras }) {
-      publish(CompletedTransition(from: fromPath, event: eventName, to: context.to, payload: payload), to: extras)
+      publish(
+        CompletedTransition(from: fromPath, event: eventName, to: compiled.states[Int(chosen.leaf)], payload: payload),
+        to: extras)
     }
     if let failure { return failed(eventName, transitionHappened: true, failure) }
     return .accepted
+  }
+
+  /// Writes the leaf of a nested machine that keeps a record (history or triggers): the record's
+  /// entry serials follow the exits and entries.
+  @usableFromInline
+  func writeNestedRecord(_ chart: Statechart<Model>, _ chosen: NestedPlans.Candidate, _ model: Model) {
+    var record = chartConfiguration(model, chart)
+    for state in chosen.exits {
+      record.active.remove(state)
+      record.entrySerial[state] = nil
+    }
+    for state in chosen.entries {
+      record.active.insert(state)
+      record.serial &+= 1
+      record.entrySerial[state] = record.serial
+    }
+    writeChart(record, chart, terminated: false, model)
   }
 }

@@ -36,6 +36,7 @@ extension StateMachineDefinition {
   // MARK: Reading and writing the configuration
 
   /// The object's configuration (empty before the machine starts).
+  @usableFromInline
   func chartConfiguration(_ model: Model, _ chart: Statechart<Model>) -> ChartConfiguration {
     guard chart.isNested else {
       return locked(model) { model._$stateMachineStorage.extras?.chart } ?? ChartConfiguration(capacity: chart.count)
@@ -64,6 +65,7 @@ extension StateMachineDefinition {
 
   /// Writes a configuration, the first active leaf as the state index, and termination, telling
   /// Observation.
+  @usableFromInline
   func writeChart(_ configuration: ChartConfiguration, _ chart: Statechart<Model>, terminated: Bool, _ model: Model) {
     // The nested shape keeps a record in the extras only when history or triggers need one, so
     // that its fast tier stays open.
@@ -124,12 +126,6 @@ extension StateMachineDefinition {
   /// raised meanwhile wait in the queue, which the caller drains.
   @usableFromInline
   func chartStep(_ chart: Statechart<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
-    if chart.isNested {
-      let leaf = locked(model) { model._$stateMachineStorage.stateIndex }
-      if let plan = chart.nestedPlans.plan(Int(event) * compiled.columnHeight + Int(leaf)) {
-        return nestedStep(chart, plan, event, payload, model)
-      }
-    }
     let eventName = compiled.events[Int(event)]
     let configuration = chartConfiguration(model, chart)
     let old = stateString(configuration.active, chart)

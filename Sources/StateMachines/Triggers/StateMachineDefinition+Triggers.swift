@@ -17,6 +17,12 @@ extension StateMachineDefinition {
 
   /// Arms the timeouts and notification observers of `state`, just entered. Called by the thread
   /// that owns the machine.
+  @inlinable
+  func armIfNeeded(_ state: Int32, _ model: Model) {
+    if !compiled.triggers[Int(state)].isEmpty { arm(state, model) }
+  }
+
+  /// Arms the triggers of `state` (see ``armIfNeeded(_:_:)``).
   @usableFromInline
   func arm(_ state: Int32, _ model: Model) {
     let triggers = compiled.triggers[Int(state)]

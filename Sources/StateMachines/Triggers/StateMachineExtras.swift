@@ -43,6 +43,7 @@ final class StateMachineExtras: @unchecked Sendable {
 
   /// Cancels the timeouts and removes the observers that the states in `states` armed (a
   /// statechart's exit set, S18).
+  @usableFromInline
   func disarm(_ states: StateSet) {
     for timeout in timeouts where states.contains(timeout.state) { timeout.scheduler.cancel(timeout.id) }
     timeouts.removeAll { states.contains($0.state) }
