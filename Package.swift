@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "StateMachinesSCXML", targets: ["StateMachinesSCXML"]),
     .executable(name: "Subscription", targets: ["Subscription"]),
     .executable(name: "Door", targets: ["Door"]),
+    .executable(name: "MediaPlayer", targets: ["MediaPlayer"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0")
@@ -36,6 +37,7 @@ let package = Package(
     .executableTarget(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
+    .executableTarget(name: "MediaPlayer", dependencies: ["StateMachines"], path: "Examples/MediaPlayer"),
     .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines"]),
     .testTarget(name: "StateMachinesSCXMLTests", dependencies: ["StateMachinesSCXML"]),
     .testTarget(

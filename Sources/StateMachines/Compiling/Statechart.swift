@@ -197,7 +197,7 @@ extension Statechart {
         guard !declared.junctionPaths.isEmpty else { throw .invalidStructure("junction '\(path)' has no paths") }
         junctionPaths[Int(state)] = try declared.junctionPaths.map { junctionPath throws(DefinitionError) in
           let target = try resolve(junctionPath.target, "a path of junction '\(path)'")
-          guard !tree.kinds[Int(target)].isPseudostate else {
+          guard tree.kinds[Int(target)] != .junction && tree.kinds[Int(target)] != .join else {
             throw .invalidStructure("a path of junction '\(path)' leads to pseudostate '\(tree.paths[Int(target)])'")
           }
           return Path(target: target, guardBody: junctionPath.guardBody, action: junctionPath.action)

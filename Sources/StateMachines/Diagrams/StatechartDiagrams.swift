@@ -159,6 +159,10 @@ extension StateMachineDefinition {
   private func edgeLabel(_ transition: Statechart<Model>.ChartTransition) -> String {
     var label = transition.event >= 0 ? eventName(transition.event) : "(always)"
     if transition.guardBody != nil { label += " [guard]" }
+    if transition.source >= 0, let trigger = compiled.triggers[Int(transition.source)].first(where: { $0.event == transition.event }) {
+      if let timeout = trigger.timeout { label += " (after \(timeout))" }
+      if let notification = trigger.notification { label += " (on \(notification.rawValue))" }
+    }
     switch transition.kind {
     case .local: label += " (local)"
     case .internal: if !transition.terminates { label += " (internal)" }
