@@ -18,17 +18,24 @@ struct StateTree {
   }
 
   /// The names; empty for an anonymous region.
+  @usableFromInline
   let names: [String]
   /// Canonical paths (N4): names for named states and regions, `p@i` for anonymous regions.
+  @usableFromInline
   let paths: [String]
+  @usableFromInline
   let kinds: [Kind]
   /// The parent of each node; -1 for a top-level node.
+  @usableFromInline
   let parents: [Int32]
   /// The children of each node, in document order; pseudostates included.
+  @usableFromInline
   let children: [[Int32]]
   /// The top-level nodes.
+  @usableFromInline
   let rootChildren: [Int32]
   /// The last node of each node's subtree: its descendants are `i + 1 ... lastDescendant[i]`.
+  @usableFromInline
   let lastDescendant: [Int32]
   /// For each declared node (the builder's order), its index here; -1 if it was merged away
   /// (see `aliases`).
@@ -37,6 +44,7 @@ struct StateTree {
   let declaredOf: [Int]
   private let byName: [String: [Int32]]
 
+  @usableFromInline
   var count: Int { names.count }
 
   /// Puts the declared nodes of `store` in document order. Places path-form declarations
@@ -170,17 +178,20 @@ struct StateTree {
   // MARK: Queries
 
   /// Whether `node` is a proper descendant of `ancestor` (-1: the root, an ancestor of all).
+  @usableFromInline
   func isDescendant(_ node: Int32, of ancestor: Int32) -> Bool {
     if ancestor == -1 { return node >= 0 }
     return node > ancestor && node <= lastDescendant[Int(ancestor)]
   }
 
   /// The children of `node` that are states (regions, for a parallel state).
+  @usableFromInline
   func stateChildren(of node: Int32) -> [Int32] {
     (node == -1 ? rootChildren : children[Int(node)]).filter { !kinds[Int($0)].isPseudostate }
   }
 
   /// The proper ancestors of `node`, innermost first, without the root.
+  @usableFromInline
   func ancestors(of node: Int32) -> [Int32] {
     var result: [Int32] = []
     var current = node == -1 ? -1 : parents[Int(node)]
@@ -192,6 +203,7 @@ struct StateTree {
   }
 
   /// The canonical path of `node`, or "(root)".
+  @usableFromInline
   func path(_ node: Int32) -> String { node == -1 ? "(root)" : paths[Int(node)] }
 
   /// Resolves `text` written in the scope of `scope` (N4, N5). `context` goes into the error.
@@ -251,6 +263,7 @@ struct StateTree {
 /// The declared nodes placed so far, for resolving path-form declarations before the tree is in
 /// document order.
 private struct DeclaredTree {
+  @usableFromInline
   let names: [String]
   let parent: [Int?]
 

@@ -23,39 +23,53 @@ final class Statechart<Model>: @unchecked Sendable {
   }
 
   /// One path of a junction (S17c), resolved.
+  @usableFromInline
   struct Path {
-    let target: Int32
-    let guardBody: MachineGuard<Model>?
-    let action: MachineCallback<Model>?
+    @usableFromInline let target: Int32
+    @usableFromInline let guardBody: MachineGuard<Model>?
+    @usableFromInline let action: MachineCallback<Model>?
   }
 
   @usableFromInline let tree: StateTree
   @usableFromInline let transitions: [ChartTransition]
   /// Per state, its transitions in declaration order.
+  @usableFromInline
   let transitionsFrom: [[Int32]]
   /// The wildcard transitions, which belong to the root.
+  @usableFromInline
   let rootTransitions: [Int32]
   /// Per compound state, the states it enters by default (S11); for the root, `rootInitial`.
+  @usableFromInline
   let initial: [[Int32]]
+  @usableFromInline
   let rootInitial: [Int32]
   @usableFromInline let initialActions: [MachineCallback<Model>?]
-  let rootInitialAction: MachineCallback<Model>?
+  @usableFromInline let rootInitialAction: MachineCallback<Model>?
   /// Per history pseudostate, its default targets and action (S15).
+  @usableFromInline
   let historyDefaults: [[Int32]]
+  @usableFromInline
   let historyActions: [MachineCallback<Model>?]
   /// Per state, its history pseudostates.
+  @usableFromInline
   let historyChildren: [[Int32]]
   /// Per junction, its paths in order.
+  @usableFromInline
   let junctionPaths: [[Path]]
   /// Per join, its target and the sources of the transitions to it (S17b).
+  @usableFromInline
   let joinTargets: [Int32]
+  @usableFromInline
   let joinSources: [[Int32]]
   /// Per compound or parallel state, the index of its `done.state.<path>` event, or -1 when no
   /// transition handles it (then it is not raised).
+  @usableFromInline
   let doneEvents: [Int32]
   /// Whether any transition is eventless: only then does a microstep look for them.
+  @usableFromInline
   let hasEventless: Bool
   /// The most eventless microsteps per event (S12).
+  @usableFromInline
   var maxEventlessMicrosteps = 1_000
   /// No parallel state: one active leaf, kept in the storage's state index (§6).
   @usableFromInline let isNested: Bool
@@ -107,23 +121,29 @@ final class Statechart<Model>: @unchecked Sendable {
 
   // MARK: Shape queries (SCXML D: isAtomicState, isCompoundState, …)
 
+  @usableFromInline
   func kind(_ state: Int32) -> StateTree.Kind { tree.kinds[Int(state)] }
 
   /// Atomic for selection: no child states (final states included).
+  @usableFromInline
   func isAtomic(_ state: Int32) -> Bool {
     let kind = kind(state)
     return kind == .atomic || kind == .final
   }
 
+  @usableFromInline
   func isCompound(_ state: Int32) -> Bool { state >= 0 && kind(state) == .compound }
+  @usableFromInline
   func isParallel(_ state: Int32) -> Bool { state >= 0 && kind(state) == .parallel }
 
+  @usableFromInline
   func isHistory(_ state: Int32) -> Bool {
     if case .history = kind(state) { return true }
     return false
   }
 
   /// The transitions declared on `state` (-1: the wildcards).
+  @usableFromInline
   func transitions(from state: Int32) -> [Int32] {
     state == -1 ? rootTransitions : transitionsFrom[Int(state)]
   }
@@ -330,6 +350,7 @@ final class EventNames {
   private(set) var index: [String: Int32] = [:]
 
   /// The index of `name`, added if new.
+  @usableFromInline
   func add(_ name: String) -> Int32 {
     if let existing = index[name] { return existing }
     names.append(name)

@@ -6,14 +6,19 @@ struct ChartConfiguration: Sendable {
   /// The active states (S1), a set closed under parent.
   @usableFromInline var active: StateSet
   /// What each history pseudostate recorded when its parent was last exited (S15).
+  @usableFromInline
   var history: [Int32: [Int32]] = [:]
   /// Per join, the sources that arrived (S17b).
+  @usableFromInline
   var arrivals: [Int32: [Int32]] = [:]
   /// When each active state was last entered (a counter): a timeout or notification armed on
   /// entry is stale once its state was exited, even if it was entered again since (S18).
+  @usableFromInline
   var entrySerial: [Int32: UInt64] = [:]
+  @usableFromInline
   var serial: UInt64 = 0
 
+  @usableFromInline
   init(capacity: Int) {
     active = StateSet(capacity: capacity)
   }

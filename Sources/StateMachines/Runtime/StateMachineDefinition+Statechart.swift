@@ -7,36 +7,59 @@ import Foundation
 
 extension StateMachineDefinition {
   /// A transition chosen by selection, with its junction path and join resolved (S5, S17).
+  @usableFromInline
   struct SelectedTransition {
     /// The declaring state; -1 for a wildcard or the machine's initial transition.
-    let source: Int32
+    @usableFromInline let source: Int32
     /// The targets after a junction's path was chosen or a join completed; empty: targetless.
-    let targets: [Int32]
-    let kind: TransitionKind
+    @usableFromInline let targets: [Int32]
+    @usableFromInline let kind: TransitionKind
     /// The transition's action, then the junction path's (S17c).
-    let actions: [MachineCallback<Model>]
+    @usableFromInline let actions: [MachineCallback<Model>]
     /// The sources of a completed join, which its domain covers too (S17b).
-    var joinSources: [Int32] = []
+    @usableFromInline var joinSources: [Int32]
     /// A join arrival to record: (join, source).
-    var arrival: (join: Int32, source: Int32)?
+    @usableFromInline var arrival: (join: Int32, source: Int32)?
     /// A join that completes: its arrivals clear.
-    var completedJoin: Int32 = -1
-    var terminates = false
+    @usableFromInline var completedJoin: Int32
+    @usableFromInline var terminates: Bool
+
+    @usableFromInline
+    init(
+      source: Int32, targets: [Int32], kind: TransitionKind, actions: [MachineCallback<Model>], joinSources: [Int32] = [],
+      arrival: (join: Int32, source: Int32)? = nil, completedJoin: Int32 = -1, terminates: Bool = false
+    ) {
+      self.source = source
+      self.targets = targets
+      self.kind = kind
+      self.actions = actions
+      self.joinSources = joinSources
+      self.arrival = arrival
+      self.completedJoin = completedJoin
+      self.terminates = terminates
+    }
   }
 
   /// What one microstep entered, for the callbacks that follow.
+  @usableFromInline
   struct EntrySet {
-    var states: StateSet
+    @usableFromInline var states: StateSet
     /// Compound states entered by default: their initial action runs (S7.5).
-    var defaultEntry: StateSet
+    @usableFromInline var defaultEntry: StateSet
     /// Per parent, the history pseudostate whose defaults were entered: its action runs.
-    var historyDefaults: [Int32: Int32] = [:]
+    @usableFromInline var historyDefaults: [Int32: Int32] = [:]
+
+    @usableFromInline
+    init(states: StateSet, defaultEntry: StateSet) {
+      self.states = states
+      self.defaultEntry = defaultEntry
+    }
   }
 
   // MARK: Reading and writing the configuration
 
   /// The object's configuration (empty before the machine starts).
-  @usableFromInline
+  @inlinable
   func chartConfiguration(_ model: Model, _ chart: Statechart<Model>) -> ChartConfiguration {
     guard chart.isNested else {
       return locked(model) { model._$stateMachineStorage.extras?.chart } ?? ChartConfiguration(capacity: chart.count)
@@ -59,18 +82,19 @@ extension StateMachineDefinition {
 
   /// The `state` string of a configuration: the active leaves' paths in document order, joined
   /// by `,` (§3).
+  @inlinable
   func stateString(_ active: StateSet, _ chart: Statechart<Model>) -> String {
-    active.members.filter { chart.isAtomic($0) }.map { chart.tree.paths[Int($0)] }.joined(separator: ",")
+    active.filter { chart.isAtomic($0) }.map { chart.tree.paths[Int($0)] }.joined(separator: ",")
   }
 
   /// Writes a configuration, the first active leaf as the state index, and termination, telling
   /// Observation.
-  @usableFromInline
+  @inlinable
   func writeChart(_ configuration: ChartConfiguration, _ chart: Statechart<Model>, terminated: Bool, _ model: Model) {
     // The nested shape keeps a record in the extras only when history or triggers need one, so
     // that its fast tier stays open.
     let extras: StateMachineExtras? = chart.isNested && !chart.nestedNeedsRecord ? nil : self.extras(of: model)
-    let leaf = configuration.active.members.first { chart.isAtomic($0) } ?? 0
+    let leaf = configuration.active.first { chart.isAtomic($0) } ?? 0
     model._$stateMachineWillChangeState()
     locked(model) {
       extras?.chart = configuration
@@ -81,7 +105,7 @@ extension StateMachineDefinition {
   }
 
   /// Whether `state` (or, being compound, one of its descendants) is active.
-  @usableFromInline
+  @inlinable
   func isInChartState(_ state: Int32, on model: Model) -> Bool {
     startIfNeeded(model)
     if let chart = compiled.chart, chart.isNested {
@@ -93,7 +117,7 @@ extension StateMachineDefinition {
   }
 
   /// The `state` string of `model`'s statechart.
-  @usableFromInline
+  @inlinable
   func chartState(of model: Model, _ chart: Statechart<Model>) -> String {
     stateString(chartConfiguration(model, chart).active, chart)
   }
@@ -103,10 +127,11 @@ extension StateMachineDefinition {
   /// Enters the initial configuration (the entry set of a transition from the root to the
   /// initial states), then takes eventless transitions; a restored configuration only arms its
   /// triggers.
+  @inlinable
   func enterChart(_ chart: Statechart<Model>, _ model: Model, restored: Bool) -> StepOutcome {
     if restored {
       let configuration = chartConfiguration(model, chart)
-      for state in configuration.active.members { arm(state, model) }
+      for state in configuration.active { arm(state, model) }
       return .accepted
     }
     trace("start")
@@ -124,7 +149,7 @@ extension StateMachineDefinition {
   /// One external or queued event: select, `before` callbacks, the microstep, `after`
   /// callbacks, observers, then eventless transitions until none is enabled (S3, S12). Events
   /// raised meanwhile wait in the queue, which the caller drains.
-  @usableFromInline
+  @inlinable
   func chartStep(_ chart: Statechart<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     let eventName = compiled.events[Int(event)]
     let configuration = chartConfiguration(model, chart)
@@ -139,7 +164,7 @@ extension StateMachineDefinition {
       return failed(eventName, transitionHappened: false, error)
     }
     if selected.isEmpty {
-      let declared = configuration.active.members.contains { state in
+      let declared = configuration.active.contains { state in
         chart.transitions(from: state).contains { chart.transitions[Int($0)].event == event }
       } || chart.rootTransitions.contains { chart.transitions[Int($0)].event == event }
       return rejected(
@@ -182,6 +207,7 @@ extension StateMachineDefinition {
   /// (1,000 by default), then
   /// ``StateMachineError/eventlessLoop(event:microsteps:)`` with the configuration reached and
   /// the queue dropped. `nil` when all went well.
+  @inlinable
   func takeEventless(
     _ chart: Statechart<Model>, event: Int32, eventName: String, payload: (any Sendable)?, _ model: Model
   ) -> StepOutcome? {
@@ -215,6 +241,7 @@ extension StateMachineDefinition {
   /// SCXML D `selectTransitions` / `selectEventlessTransitions` (S4): for each active atomic
   /// state in document order, the first enabled transition of it or its nearest ancestor, then
   /// wildcards; duplicates once; conflicts removed (S6). Each guard runs at most once.
+  @inlinable
   func selectTransitions(
     _ chart: Statechart<Model>, event: Int32, eventName: String, _ configuration: ChartConfiguration,
     _ payload: (any Sendable)?, _ model: Model
@@ -223,7 +250,7 @@ extension StateMachineDefinition {
     var taken: Set<Int32> = []
     var evaluated: [Int32: SelectedTransition?] = [:]
     let state = stateString(configuration.active, chart)
-    for atomic in configuration.active.members where chart.isAtomic(atomic) {
+    for atomic in configuration.active where chart.isAtomic(atomic) {
       var holder = atomic
       search: while true {
         for index in chart.transitions(from: holder) where chart.transitions[Int(index)].event == event {
@@ -248,6 +275,7 @@ extension StateMachineDefinition {
 
   /// Whether transition `index` is enabled: its guard passes, and for a junction one of its
   /// paths does (S5, S17c); a transition to a join records an arrival or completes it (S17b).
+  @inlinable
   func enable(
     _ chart: Statechart<Model>, _ index: Int32, eventName: String, state: String, _ configuration: ChartConfiguration,
     _ payload: (any Sendable)?, _ model: Model
@@ -299,6 +327,7 @@ extension StateMachineDefinition {
 
   /// SCXML D `removeConflictingTransitions` (S6): of two transitions whose exit sets intersect,
   /// the one whose source is a descendant of the other's wins; otherwise the earlier one.
+  @inlinable
   func removeConflictingTransitions(
     _ chart: Statechart<Model>, _ enabled: [SelectedTransition], _ configuration: ChartConfiguration
   ) -> [SelectedTransition] {
@@ -321,13 +350,14 @@ extension StateMachineDefinition {
         kept.append((candidate, exits))
       }
     }
-    return kept.map(\.transition)
+    return kept.map { $0.transition }
   }
 
   // MARK: Exit and entry sets (S8, S9, S10)
 
   /// SCXML D `getEffectiveTargetStates`: history pseudostates replaced by what they recorded, or
   /// by their defaults.
+  @inlinable
   func effectiveTargets(_ chart: Statechart<Model>, _ targets: [Int32], _ history: [Int32: [Int32]]) -> [Int32] {
     var result: [Int32] = []
     for target in targets {
@@ -343,6 +373,7 @@ extension StateMachineDefinition {
 
   /// Whether `transition` is a `.local` transition to its source or an ancestor (S10b): that
   /// state stays, its active descendants are exited and its defaults entered.
+  @inlinable
   func isLocalToAncestor(_ chart: Statechart<Model>, _ transition: SelectedTransition) -> Bool {
     guard transition.kind == .local, transition.source >= 0, transition.targets.count == 1 else { return false }
     let target = transition.targets[0]
@@ -350,6 +381,7 @@ extension StateMachineDefinition {
   }
 
   /// SCXML D `getTransitionDomain` (S8, S10): `nil` for a targetless transition, -1 for the root.
+  @inlinable
   func transitionDomain(_ chart: Statechart<Model>, _ transition: SelectedTransition, _ history: [Int32: [Int32]]) -> Int32? {
     let targets = effectiveTargets(chart, transition.targets, history)
     if targets.isEmpty { return nil }
@@ -364,6 +396,7 @@ extension StateMachineDefinition {
 
   /// SCXML D `findLCCA`: the nearest proper ancestor of the first state that is compound (or
   /// the root) and contains all the others. Parallel states are skipped (§11).
+  @inlinable
   func leastCommonCompoundAncestor(_ chart: Statechart<Model>, _ states: [Int32]) -> Int32 {
     for ancestor in chart.tree.ancestors(of: states[0]) where chart.isCompound(ancestor) {
       if states.dropFirst().allSatisfy({ chart.tree.isDescendant($0, of: ancestor) }) { return ancestor }
@@ -372,19 +405,21 @@ extension StateMachineDefinition {
   }
 
   /// SCXML D `computeExitSet` (S8): the active proper descendants of each transition's domain.
+  @inlinable
   func computeExitSet(
     _ chart: Statechart<Model>, _ transitions: [SelectedTransition], _ configuration: ChartConfiguration
   ) -> StateSet {
     var exits = StateSet(capacity: chart.count)
     for transition in transitions {
       guard let domain = transitionDomain(chart, transition, configuration.history) else { continue }
-      for state in configuration.active.members where chart.tree.isDescendant(state, of: domain) { exits.insert(state) }
+      for state in configuration.active where chart.tree.isDescendant(state, of: domain) { exits.insert(state) }
     }
     return exits
   }
 
   /// SCXML D `computeEntrySet` (S9): each target with its default descendants, the ancestors
   /// below the domain, and the other regions of every parallel ancestor.
+  @inlinable
   func computeEntrySet(
     _ chart: Statechart<Model>, _ transitions: [SelectedTransition], _ history: [Int32: [Int32]]
   ) -> EntrySet {
@@ -449,6 +484,7 @@ extension StateMachineDefinition {
 
   /// SCXML D `isInFinalState`: a compound state with an active final child, or a parallel
   /// state all of whose regions are in a final state.
+  @inlinable
   func isInFinalState(_ chart: Statechart<Model>, _ state: Int32, _ active: StateSet) -> Bool {
     if chart.isCompound(state) {
       return chart.tree.stateChildren(of: state).contains { chart.kind($0) == .final && active.contains($0) }
@@ -465,6 +501,7 @@ extension StateMachineDefinition {
   /// actions, write the configuration, enter in document order (S7). A throw before the write
   /// changes nothing; after it, the rest of the entry actions is skipped and the new
   /// configuration stands.
+  @inlinable
   func microstep(
     _ chart: Statechart<Model>, _ transitions: [SelectedTransition], event: Int32, eventName: String,
     payload: (any Sendable)?, _ model: Model, from start: ChartConfiguration? = nil
@@ -474,12 +511,12 @@ extension StateMachineDefinition {
     let exits = computeExitSet(chart, transitions, old)
     // 1. History is recorded before any exit action (S15).
     var new = old
-    for state in exits.members {
+    for state in exits {
       for history in chart.historyChildren[Int(state)] {
         if case .history(.deep) = chart.kind(history) {
-          new.history[history] = old.active.members.filter { chart.isAtomic($0) && chart.tree.isDescendant($0, of: state) }
+          new.history[history] = old.active.filter { chart.isAtomic($0) && chart.tree.isDescendant($0, of: state) }
         } else {
-          new.history[history] = old.active.members.filter { chart.tree.parents[Int($0)] == state }
+          new.history[history] = old.active.filter { chart.tree.parents[Int($0)] == state }
         }
       }
     }
@@ -494,14 +531,14 @@ extension StateMachineDefinition {
     }
     // An arrival is forgotten when its source is exited (S17b).
     for (join, sources) in new.arrivals { new.arrivals[join] = sources.filter { new.active.contains($0) } }
-    for state in exits.members { new.entrySerial[state] = nil }
-    for state in entry.states.members {
+    for state in exits { new.entrySerial[state] = nil }
+    for state in entry.states {
       new.serial &+= 1
       new.entrySerial[state] = new.serial
     }
     let terminates =
       transitions.contains { $0.terminates }
-      || entry.states.members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
+      || entry.states.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
     let from = stateString(old.active, chart)
     let to = stateString(new.active, chart)
     func transition(_ selected: SelectedTransition) -> Transition {
@@ -537,7 +574,7 @@ extension StateMachineDefinition {
     var entered = old.active
     entered.subtract(exits)
     var failure: (any Error)?
-    for state in entry.states.members {
+    for state in entry.states {
       entered.insert(state)
       if announces { announce(.entry, state, event: event, payload: payload, model) }
       if failure == nil {
@@ -575,6 +612,7 @@ extension StateMachineDefinition {
   }
 
   /// Appends an internal event (a done event) to the queue, if a transition handles it.
+  @inlinable
   func raise(_ event: Int32, _ model: Model) {
     guard event >= 0 else { return }
     locked(model) { model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: nil, isOwn: true)) }
@@ -584,6 +622,7 @@ extension StateMachineDefinition {
 
   /// Whether `event` would take a transition now (S19): selection yields a transition. Guards
   /// run; nothing changes.
+  @inlinable
   func chartCanTake(_ chart: Statechart<Model>, _ event: Int32, _ model: Model) -> Bool {
     if isTerminated(model) { return false }
     let configuration = chartConfiguration(model, chart)
