@@ -106,9 +106,9 @@ public final class StateMachineBuilder<Model> {
     set { store.matchesEventsByPrefix = newValue }
   }
 
-  /// Whether the machine posts ``Foundation/Notification/Name/stateMachineDidEnterState``,
-  /// ``Foundation/Notification/Name/stateMachineDidExitState`` and
-  /// ``Foundation/Notification/Name/stateMachineDidPerformInternalTransition`` to
+  /// Whether the machine posts `.stateMachineDidEnterState`,
+  /// `.stateMachineDidExitState` and
+  /// `.stateMachineDidPerformInternalTransition` to
   /// ``notificationCenter`` (TBStateMachine's notifications). Off by default.
   public var postsStateNotifications: Bool {
     get { store.postsStateNotifications }
@@ -274,7 +274,7 @@ public final class StateMachineBuilder<Model> {
     when(event, transitionFrom: [from], to: targets, kind: kind)
   }
 
-  /// ``when(_:transitionFrom:to:kind:)``; `internal: true` is `kind: .internal`.
+  /// `when(_:transitionFrom:to:kind:)`; `internal: true` is `kind: .internal`.
   @discardableResult
   public func when(
     _ event: String, transitionFrom from: String, to: String, internal isInternal: Bool
@@ -282,7 +282,7 @@ public final class StateMachineBuilder<Model> {
     when(event, transitionFrom: [from], to: [to], kind: isInternal ? .internal : .external)
   }
 
-  /// ``when(_:transitionFrom:to:kind:)`` from several states; `internal: true` is `kind: .internal`.
+  /// `when(_:transitionFrom:to:kind:)` from several states; `internal: true` is `kind: .internal`.
   @discardableResult
   public func when(
     _ event: String, transitionFrom from: [String], to: String, internal isInternal: Bool
