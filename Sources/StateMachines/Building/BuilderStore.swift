@@ -63,6 +63,8 @@ final class BuilderStore<Model> {
   var log: StateMachineLog?
   var postsStateNotifications = false
 
+  /// Names declared twice in one scope with different kinds (N6), reported when compiling.
+  var conflictingDeclarations: [String] = []
   /// Where each declared node is, by (scope, parent path, name), so that declaring is linear.
   private var declaredIndex: [DeclarationKey: Int] = [:]
   /// The placeholders the root's `initialState` added, by name.
@@ -81,7 +83,12 @@ final class BuilderStore<Model> {
     }
     let key = DeclarationKey(scope: scope, parentPath: parentPath, name: name)
     if let existing = declaredIndex[key] {
-      if nodes[existing].kind == .state && kind == .final { nodes[existing].kind = .final }
+      let kinds = (nodes[existing].kind, kind)
+      if kinds == (.state, .final) {
+        nodes[existing].kind = .final
+      } else if kinds.0 != kinds.1 && kinds != (.final, .state) {
+        conflictingDeclarations.append(path)
+      }
       return existing
     }
     if parentPath == nil, scope == -1, let implicit = implicitIndex.removeValue(forKey: name) {

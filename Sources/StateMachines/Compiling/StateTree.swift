@@ -52,6 +52,7 @@ struct StateTree {
   /// parent, and drops an `initialState` placeholder whose name is declared elsewhere.
   init<Model>(_ store: BuilderStore<Model>) throws(DefinitionError) {
     let declared = store.nodes
+    if let conflict = store.conflictingDeclarations.first { throw .duplicateState(conflict) }
     // 1. Which declared nodes take part, and their parents (declared indices, -1 the root).
     var parent = [Int?](repeating: nil, count: declared.count)
     var alias = Array(declared.indices)
