@@ -9,8 +9,10 @@ public struct Transition {
   /// The value fired with the event (`fire("x", payload:)` or a generated `x(with:)`), if any.
   public let payload: (any Sendable)?
   /// The path of the state that declares the transition (HIERARCHY.md §3); in a flat machine,
-  /// the state the machine was in. Empty for a wildcard or the machine's start.
-  public let source: String
+  /// the state the machine was in. `(root)` for a wildcard or the machine's start.
+  public var source: String { explicitSource ?? from }
+  /// The source when it is not `from` (kept apart so that a flat step copies no more names).
+  private let explicitSource: String?
   /// The paths of the transition's targets; empty for a targetless (internal) transition. A
   /// guard sees them before a junction chose its path.
   public var targets: [String] { explicitTargets ?? [to] }
@@ -28,7 +30,7 @@ public struct Transition {
     self.from = from
     self.to = to
     self.payload = payload
-    self.source = source ?? from
+    explicitSource = source
     explicitTargets = targets
     self.kind = kind
   }
