@@ -78,6 +78,7 @@ extension CompiledMachine {
     columnHeight = tree.count
     var fastSlots = [Int32](repeating: Self.fullStep, count: tree.count * (events.count + 1))
     for slot in (tree.count * events.count)..<fastSlots.count { fastSlots[slot] = Self.noTransition }
+    chart.hasTriggers = triggers.contains { !$0.isEmpty }
     if chart.isNested {
       // Triggers check their state's entry record, which then lives in the extras.
       if triggers.contains(where: { !$0.isEmpty }) { chart.nestedNeedsRecord = true }

@@ -37,6 +37,9 @@ struct StateTree {
   /// The last node of each node's subtree: its descendants are `i + 1 ... lastDescendant[i]`.
   @usableFromInline
   let lastDescendant: [Int32]
+  /// The children that are states, per node and of the root (precomputed: the step asks often).
+  @usableFromInline let stateChildrenOf: [[Int32]]
+  @usableFromInline let rootStateChildren: [Int32]
   /// For each declared node (the builder's order), its index here; -1 if it was merged away
   /// (see `aliases`).
   let indexOfDeclared: [Int32]
@@ -138,7 +141,7 @@ struct StateTree {
     }
     self.children = children
     self.rootChildren = rootChildren
-    kinds = order.enumerated().map { position, index in
+    let kinds: [Kind] = order.enumerated().map { position, index in
       switch declared[index].kind {
       case .parallel: return .parallel
       case .final: return .final
@@ -149,6 +152,9 @@ struct StateTree {
         return children[position].contains { !Self.isPseudostate(declared[order[Int($0)]].kind) } ? .compound : .atomic
       }
     }
+    self.kinds = kinds
+    stateChildrenOf = children.map { $0.filter { !kinds[Int($0)].isPseudostate } }
+    rootStateChildren = rootChildren.filter { !kinds[Int($0)].isPseudostate }
     var lastDescendant = Array(0..<Int32(order.count))
     for position in (0..<order.count).reversed() where parents[position] >= 0 {
       let p = Int(parents[position])
@@ -188,7 +194,7 @@ struct StateTree {
   /// The children of `node` that are states (regions, for a parallel state).
   @usableFromInline
   func stateChildren(of node: Int32) -> [Int32] {
-    (node == -1 ? rootChildren : children[Int(node)]).filter { !kinds[Int($0)].isPseudostate }
+    node == -1 ? rootStateChildren : stateChildrenOf[Int(node)]
   }
 
   /// The proper ancestors of `node`, innermost first, without the root.

@@ -78,6 +78,8 @@ final class Statechart<Model>: @unchecked Sendable {
   /// For the nested shape: whether the per-object extras must hold the configuration record
   /// (history pseudostates or triggers need it); otherwise the state index is all.
   @usableFromInline var nestedNeedsRecord: Bool
+  /// Whether any state arms a timeout or notification (S18): only then are entry serials kept.
+  @usableFromInline var hasTriggers = false
 
   @usableFromInline var count: Int { tree.count }
 

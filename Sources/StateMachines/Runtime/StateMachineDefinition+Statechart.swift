@@ -153,10 +153,11 @@ extension StateMachineDefinition {
   func chartStep(_ chart: Statechart<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     let eventName = compiled.events[Int(event)]
     let configuration = chartConfiguration(model, chart)
-    let old = stateString(configuration.active, chart)
-    trace("event '\(eventName)' in '\(old)'")
+    // The state strings are built only when something reads them.
+    func old() -> String { stateString(configuration.active, chart) }
+    trace("event '\(eventName)' in '\(old())'")
     if let definitionError { return rejected(.invalidDefinition(definitionError)) }
-    if isTerminated(model) { return rejected(.terminated(event: eventName, state: old)) }
+    if isTerminated(model) { return rejected(.terminated(event: eventName, state: old())) }
     let selected: [SelectedTransition]
     do {
       selected = try selectTransitions(chart, event: event, eventName: eventName, configuration, payload, model)
@@ -168,33 +169,37 @@ extension StateMachineDefinition {
         chart.transitions(from: state).contains { chart.transitions[Int($0)].event == event }
       } || chart.rootTransitions.contains { chart.transitions[Int($0)].event == event }
       return rejected(
-        declared ? .guardsFailed(event: eventName, state: old) : .noTransition(event: eventName, state: old))
+        declared ? .guardsFailed(event: eventName, state: old()) : .noTransition(event: eventName, state: old()))
     }
     let first = selected[0]
-    let transition = Transition(
-      event: eventName, from: old, to: old, payload: payload, source: chart.tree.path(first.source),
-      targets: first.targets.map { chart.tree.path($0) }, kind: first.kind)
+    func transition(to: String) -> Transition {
+      let from = old()
+      return Transition(
+        event: eventName, from: from, to: to.isEmpty ? from : to, payload: payload, source: chart.tree.path(first.source),
+        targets: first.targets.map { chart.tree.path($0) }, kind: first.kind)
+    }
     do {
-      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, { transition }) }
+      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, { transition(to: "") }) }
     } catch {
       return failed(eventName, transitionHappened: false, error)
     }
     let outcome = microstep(chart, selected, event: event, eventName: eventName, payload: payload, model)
     guard outcome.happened else { return outcome }
-    let new = chartState(of: model, chart)
-    let done = Transition(
-      event: eventName, from: old, to: new, payload: payload, source: transition.source, targets: transition.targets,
-      kind: transition.kind)
+    func done() -> Transition { transition(to: chartState(of: model, chart)) }
     var failure: (any Error)?
     if case .failed(let error, _) = outcome { failure = error }
     do {
-      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, { done }) }
+      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, done) }
     } catch {
       if failure == nil { failure = error }
     }
-    for observer in compiled.observers { observer(model, done) }
-    if let extras = locked(model, { model._$stateMachineStorage.extras }) {
-      publish(CompletedTransition(from: old, event: eventName, to: new, payload: payload), to: extras)
+    if !compiled.observers.isEmpty {
+      let completed = done()
+      for observer in compiled.observers { observer(model, completed) }
+    }
+    if let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
+      let completed = done()
+      publish(CompletedTransition(from: completed.from, event: eventName, to: completed.to, payload: payload), to: extras)
     }
     if let failure {
       if case .failed = outcome { return outcome }
@@ -247,22 +252,26 @@ extension StateMachineDefinition {
     _ payload: (any Sendable)?, _ model: Model
   ) throws -> [SelectedTransition] {
     var enabled: [SelectedTransition] = []
-    var taken: Set<Int32> = []
-    var evaluated: [Int32: SelectedTransition?] = [:]
-    let state = stateString(configuration.active, chart)
+    // Transitions already evaluated in this selection (a guard runs at most once): few, so an
+    // array searched linearly beats a dictionary.
+    var evaluated: [(index: Int32, candidate: SelectedTransition?)] = []
+    var taken: [Int32] = []
     for atomic in configuration.active where chart.isAtomic(atomic) {
       var holder = atomic
       search: while true {
         for index in chart.transitions(from: holder) where chart.transitions[Int(index)].event == event {
           let candidate: SelectedTransition?
-          if let known = evaluated[index] {
-            candidate = known
+          if let known = evaluated.first(where: { $0.index == index }) {
+            candidate = known.candidate
           } else {
-            candidate = try enable(chart, index, eventName: eventName, state: state, configuration, payload, model)
-            evaluated[index] = candidate
+            candidate = try enable(chart, index, eventName: eventName, configuration, payload, model)
+            evaluated.append((index, candidate))
           }
           if let candidate {
-            if taken.insert(index).inserted { enabled.append(candidate) }
+            if !taken.contains(index) {
+              taken.append(index)
+              enabled.append(candidate)
+            }
             break search
           }
         }
@@ -277,22 +286,22 @@ extension StateMachineDefinition {
   /// paths does (S5, S17c); a transition to a join records an arrival or completes it (S17b).
   @inlinable
   func enable(
-    _ chart: Statechart<Model>, _ index: Int32, eventName: String, state: String, _ configuration: ChartConfiguration,
+    _ chart: Statechart<Model>, _ index: Int32, eventName: String, _ configuration: ChartConfiguration,
     _ payload: (any Sendable)?, _ model: Model
   ) throws -> SelectedTransition? {
     let declared = chart.transitions[Int(index)]
-    let transition = {
+    func transition() -> Transition {
       Transition(
-        event: eventName, from: state, to: declared.targets.map { chart.tree.path($0) }.joined(separator: ","),
-        payload: payload, source: chart.tree.path(declared.source), targets: declared.targets.map { chart.tree.path($0) },
-        kind: declared.kind)
+        event: eventName, from: stateString(configuration.active, chart), to: declared.targetPaths.joined(separator: ","),
+        payload: payload, source: declared.sourcePath, targets: declared.targetPaths, kind: declared.kind)
     }
     if let guardBody = declared.guardBody {
       let passed = try guardBody(model, transition)
       trace("guard of '\(eventName)' from '\(chart.tree.path(declared.source))': \(passed)")
       guard passed else { return nil }
     }
-    var actions = declared.action.map { [$0] } ?? []
+    var actions: [MachineCallback<Model>] = []
+    if let action = declared.action { actions.append(action) }
     var targets = declared.targets
     if targets.count == 1, chart.kind(targets[0]) == .junction {
       var chosen: Statechart<Model>.Path?
@@ -359,6 +368,7 @@ extension StateMachineDefinition {
   /// by their defaults.
   @inlinable
   func effectiveTargets(_ chart: Statechart<Model>, _ targets: [Int32], _ history: [Int32: [Int32]]) -> [Int32] {
+    if !targets.contains(where: { chart.isHistory($0) }) { return targets }
     var result: [Int32] = []
     for target in targets {
       if chart.isHistory(target) {
@@ -391,15 +401,18 @@ extension StateMachineDefinition {
       if chart.isCompound(source) && targets.allSatisfy({ chart.tree.isDescendant($0, of: source) }) { return source }
       if isLocalToAncestor(chart, transition) { return transition.targets[0] }
     }
-    return leastCommonCompoundAncestor(chart, [source] + transition.joinSources + targets)
-  }
-
-  /// SCXML D `findLCCA`: the nearest proper ancestor of the first state that is compound (or
-  /// the root) and contains all the others. Parallel states are skipped (§11).
-  @inlinable
-  func leastCommonCompoundAncestor(_ chart: Statechart<Model>, _ states: [Int32]) -> Int32 {
-    for ancestor in chart.tree.ancestors(of: states[0]) where chart.isCompound(ancestor) {
-      if states.dropFirst().allSatisfy({ chart.tree.isDescendant($0, of: ancestor) }) { return ancestor }
+    // SCXML D `findLCCA` over [source] + join sources + targets: the nearest proper ancestor of
+    // the source that is compound (or the root) and contains all the others. Parallel states
+    // are skipped (§11).
+    var ancestor = chart.tree.parents[Int(source)]
+    while ancestor != -1 {
+      if chart.isCompound(ancestor)
+        && targets.allSatisfy({ chart.tree.isDescendant($0, of: ancestor) })
+        && transition.joinSources.allSatisfy({ chart.tree.isDescendant($0, of: ancestor) })
+      {
+        return ancestor
+      }
+      ancestor = chart.tree.parents[Int(ancestor)]
     }
     return -1
   }
@@ -424,62 +437,77 @@ extension StateMachineDefinition {
     _ chart: Statechart<Model>, _ transitions: [SelectedTransition], _ history: [Int32: [Int32]]
   ) -> EntrySet {
     var entry = EntrySet(states: StateSet(capacity: chart.count), defaultEntry: StateSet(capacity: chart.count))
-    func hasDescendantToEnter(_ state: Int32) -> Bool {
-      let last = chart.tree.lastDescendant[Int(state)]
-      guard state < last else { return false }
-      return (state + 1...last).contains { entry.states.contains($0) }
-    }
-    func enterOtherRegions(of parallel: Int32) {
-      for region in chart.tree.stateChildren(of: parallel) where !hasDescendantToEnter(region) {
-        addDescendants(region)
-      }
-    }
-    // SCXML D `addDescendantStatesToEnter`.
-    func addDescendants(_ state: Int32) {
-      if chart.isHistory(state) {
-        let parent = chart.tree.parents[Int(state)]
-        let targets: [Int32]
-        if let recorded = history[state] {
-          targets = recorded
-        } else {
-          entry.historyDefaults[parent] = state
-          targets = chart.historyDefaults[Int(state)]
-        }
-        for target in targets { addDescendants(target) }
-        for target in targets { addAncestors(target, below: parent) }
-        return
-      }
-      entry.states.insert(state)
-      if chart.isCompound(state) {
-        entry.defaultEntry.insert(state)
-        for target in chart.initial[Int(state)] { addDescendants(target) }
-        for target in chart.initial[Int(state)] { addAncestors(target, below: state) }
-      } else if chart.isParallel(state) {
-        enterOtherRegions(of: state)
-      }
-    }
-    // SCXML D `addAncestorStatesToEnter`.
-    func addAncestors(_ state: Int32, below ancestor: Int32) {
-      for parent in chart.tree.ancestors(of: state) {
-        if parent == ancestor { break }
-        entry.states.insert(parent)
-        if chart.isParallel(parent) { enterOtherRegions(of: parent) }
-      }
-    }
     for transition in transitions {
       if isLocalToAncestor(chart, transition) {
         let target = transition.targets[0]
-        for state in chart.initial[Int(target)] { addDescendants(state) }
-        for state in chart.initial[Int(target)] { addAncestors(state, below: target) }
+        for state in chart.initial[Int(target)] { addDescendants(state, &entry, chart, history) }
+        for state in chart.initial[Int(target)] { addAncestors(state, below: target, &entry, chart, history) }
         continue
       }
-      for target in transition.targets { addDescendants(target) }
-      let domain = transitionDomain(chart, transition, history)
+      for target in transition.targets { addDescendants(target, &entry, chart, history) }
+      let domain = transitionDomain(chart, transition, history) ?? -1
       for target in effectiveTargets(chart, transition.targets, history) {
-        addAncestors(target, below: domain ?? -1)
+        addAncestors(target, below: domain, &entry, chart, history)
       }
     }
     return entry
+  }
+
+  /// SCXML D `addDescendantStatesToEnter`.
+  @inlinable
+  func addDescendants(_ state: Int32, _ entry: inout EntrySet, _ chart: Statechart<Model>, _ history: [Int32: [Int32]]) {
+    if chart.isHistory(state) {
+      let parent = chart.tree.parents[Int(state)]
+      let targets: [Int32]
+      if let recorded = history[state] {
+        targets = recorded
+      } else {
+        entry.historyDefaults[parent] = state
+        targets = chart.historyDefaults[Int(state)]
+      }
+      for target in targets { addDescendants(target, &entry, chart, history) }
+      for target in targets { addAncestors(target, below: parent, &entry, chart, history) }
+      return
+    }
+    entry.states.insert(state)
+    if chart.isCompound(state) {
+      entry.defaultEntry.insert(state)
+      for target in chart.initial[Int(state)] { addDescendants(target, &entry, chart, history) }
+      for target in chart.initial[Int(state)] { addAncestors(target, below: state, &entry, chart, history) }
+    } else if chart.isParallel(state) {
+      enterOtherRegions(of: state, &entry, chart, history)
+    }
+  }
+
+  /// SCXML D `addAncestorStatesToEnter`: the ancestors of `state` below `ancestor`.
+  @inlinable
+  func addAncestors(
+    _ state: Int32, below ancestor: Int32, _ entry: inout EntrySet, _ chart: Statechart<Model>,
+    _ history: [Int32: [Int32]]
+  ) {
+    var parent = chart.tree.parents[Int(state)]
+    while parent != -1 && parent != ancestor {
+      entry.states.insert(parent)
+      if chart.isParallel(parent) { enterOtherRegions(of: parent, &entry, chart, history) }
+      parent = chart.tree.parents[Int(parent)]
+    }
+  }
+
+  /// The regions of `parallel` that hold no state to enter yet enter their defaults.
+  @inlinable
+  func enterOtherRegions(
+    of parallel: Int32, _ entry: inout EntrySet, _ chart: Statechart<Model>, _ history: [Int32: [Int32]]
+  ) {
+    for region in chart.tree.stateChildren(of: parallel) {
+      let last = chart.tree.lastDescendant[Int(region)]
+      var covered = false
+      var state = region + 1
+      while state <= last && !covered {
+        covered = entry.states.contains(state)
+        state += 1
+      }
+      if !covered { addDescendants(region, &entry, chart, history) }
+    }
   }
 
   /// SCXML D `isInFinalState`: a compound state with an active final child, or a parallel
@@ -530,43 +558,49 @@ extension StateMachineDefinition {
       if transition.completedJoin >= 0 { new.arrivals[transition.completedJoin] = nil }
     }
     // An arrival is forgotten when its source is exited (S17b).
-    for (join, sources) in new.arrivals { new.arrivals[join] = sources.filter { new.active.contains($0) } }
-    for state in exits { new.entrySerial[state] = nil }
-    for state in entry.states {
-      new.serial &+= 1
-      new.entrySerial[state] = new.serial
+    if !new.arrivals.isEmpty {
+      for (join, sources) in new.arrivals { new.arrivals[join] = sources.filter { new.active.contains($0) } }
+    }
+    // Entry serials tell a trigger whether its state is still the one it was armed in (S18).
+    if chart.hasTriggers {
+      for state in exits { new.entrySerial[state] = nil }
+      for state in entry.states {
+        new.serial &+= 1
+        new.entrySerial[state] = new.serial
+      }
     }
     let terminates =
       transitions.contains { $0.terminates }
       || entry.states.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
-    let from = stateString(old.active, chart)
-    let to = stateString(new.active, chart)
+    // Callbacks that take the Transition are rare: its strings are built only for them.
     func transition(_ selected: SelectedTransition) -> Transition {
       Transition(
-        event: eventName, from: from, to: to, payload: payload, source: chart.tree.path(selected.source),
-        targets: selected.targets.map { chart.tree.path($0) }, kind: selected.kind)
+        event: eventName, from: stateString(old.active, chart), to: stateString(new.active, chart), payload: payload,
+        source: chart.tree.path(selected.source), targets: selected.targets.map { chart.tree.path($0) },
+        kind: selected.kind)
     }
-    let primary = transition(transitions[0])
+    let first = transitions[0]
+    let built: Transition? = compiled.takesTransition ? transition(first) : nil
+    func primary() -> Transition { built ?? transition(first) }
     // 2.–3. Exits, children first, later regions first; then the transitions' actions.
     do {
       for state in exits.members.reversed() {
         if announces { announce(.exit, state, event: event, payload: payload, model) }
         if !compiled.exitActions[Int(state)].isEmpty { trace("exit '\(chart.tree.paths[Int(state)])'") }
-        for action in compiled.exitActions[Int(state)] { try action(model, { primary }) }
+        for action in compiled.exitActions[Int(state)] { try action(model, primary) }
       }
       for selected in transitions {
         if announces, selected.kind == .internal, selected.arrival == nil, selected.source >= 0 {
           announce(.internalTransition, selected.source, event: event, payload: payload, model)
         }
-        let context = transition(selected)
-        for action in selected.actions { try action(model, { context }) }
+        for action in selected.actions { try action(model, { transition(selected) }) }
       }
     } catch {
       return failed(eventName, transitionHappened: false, error)
     }
     // 4. The configuration is written; the exited states' triggers are disarmed.
     writeChart(new, chart, terminated: terminates, model)
-    trace("'\(from)' -> '\(to)' on '\(eventName)'")
+    trace("'\(stateString(old.active, chart))' -> '\(stateString(new.active, chart))' on '\(eventName)'")
     if let extras = locked(model, { model._$stateMachineStorage.extras }) {
       if terminates { disarm(model) } else { extras.disarm(exits) }
     }
@@ -581,19 +615,19 @@ extension StateMachineDefinition {
         do {
           if !compiled.entryActions[Int(state)].isEmpty { trace("entry '\(chart.tree.paths[Int(state)])'") }
           for action in compiled.entryActions[Int(state)] {
-            if let next = try action(model, { primary }) { try enqueue(next, model) }
+            if let next = try action(model, primary) { try enqueue(next, model) }
           }
           if entry.defaultEntry.contains(state), let action = chart.initialActions[Int(state)] {
-            try action(model, { primary })
+            try action(model, primary)
           }
           if let history = entry.historyDefaults[state], let action = chart.historyActions[Int(history)] {
-            try action(model, { primary })
+            try action(model, primary)
           }
         } catch {
           failure = error
         }
       }
-      if !terminates { arm(state, model) }
+      if !terminates { armIfNeeded(state, model) }
       // Done events (S16).
       if chart.kind(state) == .final {
         let parent = chart.tree.parents[Int(state)]

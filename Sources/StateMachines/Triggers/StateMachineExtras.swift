@@ -19,6 +19,9 @@ final class StateMachineExtras: @unchecked Sendable {
   var timeouts: [(scheduler: any TimeoutScheduler, id: UInt64, state: Int32)] = []
   var observations: [(center: NotificationCenter, token: any NSObjectProtocol, state: Int32)] = []
   let streams = TransitionStreams()
+
+  /// Whether a stream is listening (cheap to ask before building a `CompletedTransition`).
+  @usableFromInline var hasStreams: Bool { !streams.isEmpty }
   /// A statechart's configuration, history and join arrivals; `nil` for a flat machine and
   /// before a statechart starts. Changes under the object's lock.
   @usableFromInline var chart: ChartConfiguration?
