@@ -35,13 +35,7 @@ extension CompiledMachine {
     var entryActions = [[EntryAction]](repeating: [], count: tree.count)
     var exitActions = [[Callback]](repeating: [], count: tree.count)
     func resolve(_ reference: StateReference, _ context: String) throws(DefinitionError) -> Int32 {
-      switch reference {
-      case .node(let declared):
-        guard declared >= 0 else { throw .invalidStructure("\(context) outside a state: the root has no callbacks") }
-        return tree.indexOfDeclared[declared]
-      case .name(let text, let scope):
-        return try tree.resolve(text, from: scope == -1 ? -1 : tree.indexOfDeclared[scope], context: context)
-      }
+      try tree.resolve(reference, context: context)
     }
     for action in store.entryActions {
       entryActions[Int(try resolve(action.state, "onEntry('\(action.state.text)')"))].append(action.body)
@@ -68,12 +62,8 @@ extension CompiledMachine {
       }
     }
     self.triggers = triggers
-    declaredTransitions = chart.transitions.map { transition in
-      DeclaredTransition(
-        event: transition.event, from: transition.source == -1 ? nil : [transition.source],
-        to: transition.targets.first, isGuarded: transition.guardBody != nil, isInternal: transition.kind == .internal,
-        terminates: transition.terminates, timeout: nil, notification: nil)
-    }
+    // Diagrams of a statechart read the chart itself.
+    declaredTransitions = []
     // Every known event takes the statechart step; the last column rejects unknown events.
     columnHeight = tree.count
     var fastSlots = [Int32](repeating: Self.fullStep, count: tree.count * (events.count + 1))
@@ -87,7 +77,7 @@ extension CompiledMachine {
       let (entries, exits, stateTriggers) = (entryActions, exitActions, triggers)
       let (before, after) = (beforeCallbacks, afterCallbacks)
       chart.nestedPlans = NestedPlans.build(
-        chart, events: events.count, columnHeight: tree.count,
+        chart, columnHeight: tree.count,
         runsCode: { everyStepRuns || !entries[Int($0)].isEmpty || !exits[Int($0)].isEmpty || !stateTriggers[Int($0)].isEmpty },
         eventRunsCode: { !before[Int($0)].isEmpty || !after[Int($0)].isEmpty },
         fast: &fastSlots, fullStep: Self.fullStep)

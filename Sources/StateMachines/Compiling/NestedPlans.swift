@@ -45,7 +45,7 @@ struct NestedPlans {
   /// value of each slot it plans (a leaf for a transition without code, else `fullStep`).
   /// `runsCode(state)` says whether entering or exiting a state runs anything.
   static func build<Model>(
-    _ chart: Statechart<Model>, events: Int, columnHeight: Int, runsCode: (Int32) -> Bool,
+    _ chart: Statechart<Model>, columnHeight: Int, runsCode: (Int32) -> Bool,
     eventRunsCode: (Int32) -> Bool, fast: inout [Int32], fullStep: Int32
   ) -> NestedPlans {
     var plans = NestedPlans(slots: fast.count)

@@ -229,6 +229,18 @@ struct StateTree {
     }
   }
 
+  /// Resolves a reference as the builder recorded it: a name or path in its scope, or the scope
+  /// itself (a scoped `onEntry {}`; the root has none).
+  func resolve(_ reference: StateReference, context: String) throws(DefinitionError) -> Int32 {
+    switch reference {
+    case .node(let declared):
+      guard declared >= 0 else { throw .invalidStructure("\(context) outside a state: the root has no callbacks") }
+      return indexOfDeclared[declared]
+    case .name(let text, let scope):
+      return try resolve(text, from: scope == -1 ? -1 : indexOfDeclared[scope], context: context)
+    }
+  }
+
   /// A path from the root (N4): `comp ("/" comp)*`, `comp := name | name "@" index`.
   private func resolvePath(_ path: String, context: String) throws(DefinitionError) -> Int32 {
     var current: Int32 = -1

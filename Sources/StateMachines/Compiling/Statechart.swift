@@ -157,16 +157,10 @@ extension Statechart {
     _ store: BuilderStore<Model>, tree: StateTree, events: EventNames
   ) throws(DefinitionError) -> Statechart<Model> {
     func resolve(_ reference: StateReference, _ context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
-      switch reference {
-      case .node(let declared):
-        guard declared >= 0 else { throw .invalidStructure("\(context()): the root has no callbacks") }
-        return tree.indexOfDeclared[declared]
-      case .name(let text, let scope):
-        return try tree.resolve(text, from: scope == -1 ? -1 : tree.indexOfDeclared[scope], context: context())
-      }
+      try tree.resolve(reference, context: context())
     }
     func resolve(_ text: String, in declared: Int, _ context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
-      try tree.resolve(text, from: declared == -1 ? -1 : tree.indexOfDeclared[declared], context: context())
+      try tree.resolve(.name(text, scope: declared), context: context())
     }
     let count = tree.count
     func node(_ state: Int32) -> DeclaredNode<Model> { store.nodes[tree.declaredOf[Int(state)]] }
