@@ -207,7 +207,11 @@ extension Statechart {
           }
           defaults.append(target)
         }
-        historyDefaults[Int(state)] = defaults.isEmpty ? (tree.kinds[Int(parent)] == .parallel ? tree.stateChildren(of: parent) : [] ) : defaults
+        // Without defaults: the parent's initial (XState v5, UML), or every region of a parallel.
+        if defaults.isEmpty {
+          defaults = tree.kinds[Int(parent)] == .parallel ? tree.stateChildren(of: parent) : initial[Int(parent)]
+        }
+        historyDefaults[Int(state)] = defaults
         historyActions[Int(state)] = declared.defaultAction
       case .junction:
         guard !declared.junctionPaths.isEmpty else { throw .invalidStructure("junction '\(path)' has no paths") }
@@ -224,10 +228,6 @@ extension Statechart {
         break
       }
     }
-    // A history without defaults enters its parent's initial (the XState v5 and UML rule).
-    for state in 0..<Int32(count) where tree.kinds[Int(state)].isPseudostate && historyDefaults[Int(state)].isEmpty {
-      if case .history = tree.kinds[Int(state)] { historyDefaults[Int(state)] = initial[Int(tree.parents[Int(state)])] }
-    }
 
     // Transitions.
     var transitions: [ChartTransition] = []
@@ -240,11 +240,9 @@ extension Statechart {
         try spec.from.map { list throws(DefinitionError) in
           try list.map { reference throws(DefinitionError) in try resolve(reference, context) }
         } ?? [-1]
-      if spec.isInternal && !spec.terminates {
-        for (source, target) in zip(sources, targets) where source != target && !targets.isEmpty {
-          _ = target
-          throw .internalTransitionChangesState(event: spec.event)
-        }
+      // `internal: true` (or `kind: .internal`) stays in its state: a target must be the source.
+      if spec.isInternal && !spec.terminates && sources.contains(where: { source in targets.contains { $0 != source } }) {
+        throw .internalTransitionChangesState(event: spec.event)
       }
       if let timeout = spec.timeout, timeout < .zero {
         throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
