@@ -15,13 +15,13 @@ extension StateMachineDefinition {
       (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
     }
     let eventName = compiled.events[Int(event)]
-    let fromPath = compiled.states[Int(from)]
+    func fromPath() -> String { compiled.states[Int(from)] }
     if let definitionError { return rejected(.invalidDefinition(definitionError)) }
-    if terminated { return rejected(.terminated(event: eventName, state: fromPath)) }
+    if terminated { return rejected(.terminated(event: eventName, state: fromPath())) }
     func transition(_ candidate: NestedPlans.Candidate) -> Transition {
       let index = Int(candidate.transition)
       return Transition(
-        event: eventName, from: fromPath, to: compiled.states[Int(candidate.leaf)], payload: payload,
+        event: eventName, from: fromPath(), to: compiled.states[Int(candidate.leaf)], payload: payload,
         source: chart.transitions[index].sourcePath, targets: chart.transitions[index].targetPaths,
         kind: chart.transitions[index].kind)
     }
@@ -40,7 +40,7 @@ extension StateMachineDefinition {
     } catch {
       return failed(eventName, transitionHappened: false, error)
     }
-    guard let chosen else { return rejected(.guardsFailed(event: eventName, state: fromPath)) }
+    guard let chosen else { return rejected(.guardsFailed(event: eventName, state: fromPath())) }
     let chosenIndex = Int(chosen.transition)
     // Built once if a callback takes it, else never (as in the flat step).
     let built: Transition? = compiled.takesTransition ? transition(chosen) : nil
@@ -66,7 +66,7 @@ extension StateMachineDefinition {
     } else {
       write(chosen.leaf, model)
     }
-    trace("'\(fromPath)' -> '\(compiled.states[Int(chosen.leaf)])' on '\(eventName)'")
+    trace("'\(fromPath())' -> '\(compiled.states[Int(chosen.leaf)])' on '\(eventName)'")
     if !chosen.exits.isEmpty, let extras = locked(model, { model._$stateMachineStorage.extras }) {
       var exited = StateSet(capacity: chart.count)
       for state in chosen.exits { exited.insert(state) }
@@ -96,9 +96,9 @@ extension StateMachineDefinition {
       if failure == nil { failure = error }
     }
     for observer in compiled.observers { observer(model, context()) }
-    if let extras = locked(model, { model._$stateMachineStorage.extras }) {
+    if let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
       publish(
-        CompletedTransition(from: fromPath, event: eventName, to: compiled.states[Int(chosen.leaf)], payload: payload),
+        CompletedTransition(from: fromPath(), event: eventName, to: compiled.states[Int(chosen.leaf)], payload: payload),
         to: extras)
     }
     if let failure { return failed(eventName, transitionHappened: true, failure) }
