@@ -185,20 +185,20 @@ struct StateTree {
   // MARK: Queries
 
   /// Whether `node` is a proper descendant of `ancestor` (-1: the root, an ancestor of all).
-  @usableFromInline
+  @inlinable
   func isDescendant(_ node: Int32, of ancestor: Int32) -> Bool {
     if ancestor == -1 { return node >= 0 }
     return node > ancestor && node <= lastDescendant[Int(ancestor)]
   }
 
   /// The children of `node` that are states (regions, for a parallel state).
-  @usableFromInline
+  @inlinable
   func stateChildren(of node: Int32) -> [Int32] {
     node == -1 ? rootStateChildren : stateChildrenOf[Int(node)]
   }
 
   /// The proper ancestors of `node`, innermost first, without the root.
-  @usableFromInline
+  @inlinable
   func ancestors(of node: Int32) -> [Int32] {
     var result: [Int32] = []
     var current = node == -1 ? -1 : parents[Int(node)]
@@ -210,7 +210,7 @@ struct StateTree {
   }
 
   /// The canonical path of `node`, or "(root)".
-  @usableFromInline
+  @inlinable
   func path(_ node: Int32) -> String { node == -1 ? "(root)" : paths[Int(node)] }
 
   /// Resolves `text` written in the scope of `scope` (N4, N5). `context` goes into the error.

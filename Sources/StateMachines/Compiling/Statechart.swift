@@ -123,29 +123,29 @@ final class Statechart<Model>: @unchecked Sendable {
 
   // MARK: Shape queries (SCXML D: isAtomicState, isCompoundState, …)
 
-  @usableFromInline
+  @inlinable
   func kind(_ state: Int32) -> StateTree.Kind { tree.kinds[Int(state)] }
 
   /// Atomic for selection: no child states (final states included).
-  @usableFromInline
+  @inlinable
   func isAtomic(_ state: Int32) -> Bool {
     let kind = kind(state)
     return kind == .atomic || kind == .final
   }
 
-  @usableFromInline
+  @inlinable
   func isCompound(_ state: Int32) -> Bool { state >= 0 && kind(state) == .compound }
-  @usableFromInline
+  @inlinable
   func isParallel(_ state: Int32) -> Bool { state >= 0 && kind(state) == .parallel }
 
-  @usableFromInline
+  @inlinable
   func isHistory(_ state: Int32) -> Bool {
     if case .history = kind(state) { return true }
     return false
   }
 
   /// The transitions declared on `state` (-1: the wildcards).
-  @usableFromInline
+  @inlinable
   func transitions(from state: Int32) -> [Int32] {
     state == -1 ? rootTransitions : transitionsFrom[Int(state)]
   }
