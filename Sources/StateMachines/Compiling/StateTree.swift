@@ -149,7 +149,7 @@ struct StateTree {
       case .junction: return .junction
       case .join: return .join
       case .state:
-        return children[position].contains { !Self.isPseudostate(declared[order[Int($0)]].kind) } ? .compound : .atomic
+        return children[position].contains { !declared[order[Int($0)]].kind.isPseudostate } ? .compound : .atomic
       }
     }
     self.kinds = kinds
@@ -168,7 +168,7 @@ struct StateTree {
       if p == -1 {
         paths.append(name)
       } else if name.isEmpty {
-        let region = children[p].filter { !Self.isPseudostate(declared[order[Int($0)]].kind) }.firstIndex(of: Int32(position))!
+        let region = children[p].filter { !declared[order[Int($0)]].kind.isPseudostate }.firstIndex(of: Int32(position))!
         paths.append("\(paths[p])@\(region)")
       } else {
         paths.append("\(paths[p])/\(name)")
@@ -179,8 +179,6 @@ struct StateTree {
     for (position, name) in names.enumerated() where !name.isEmpty { byName[name, default: []].append(Int32(position)) }
     self.byName = byName
   }
-
-  private static func isPseudostate(_ kind: DeclaredKind) -> Bool { kind.isPseudostate }
 
   // MARK: Queries
 
