@@ -19,6 +19,10 @@ struct NestedPlans {
     @usableFromInline let defaultEntries: [Int32]
     /// The leaf the machine ends in.
     @usableFromInline let leaf: Int32
+    /// `exits` and `entries` without the states that run nothing (no actions, triggers or initial
+    /// action): what the step walks when no one is told of each state.
+    @usableFromInline var exitsWithCode: [Int32] = []
+    @usableFromInline var entriesWithCode: [Int32] = []
   }
 
   /// Per slot (`event * states + leaf`), where its candidates start and end in `candidates`
@@ -65,9 +69,13 @@ struct NestedPlans {
         var plannable = true
         for index in transitions {
           let transition = chart.transitions[Int(index)]
-          guard let candidate = plan(chart, transition, index, leaf: leaf, active: active) else {
+          guard var candidate = plan(chart, transition, index, leaf: leaf, active: active) else {
             plannable = false
             break
+          }
+          candidate.exitsWithCode = candidate.exits.filter(runsCode)
+          candidate.entriesWithCode = candidate.entries.filter { state in
+            runsCode(state) || (candidate.defaultEntries.contains(state) && chart.initialActions[Int(state)] != nil)
           }
           planned.append(candidate)
           if transition.guardBody == nil { break }

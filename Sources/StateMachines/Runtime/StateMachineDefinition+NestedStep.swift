@@ -49,7 +49,7 @@ extension StateMachineDefinition {
     // before callbacks, exits (children first), the transition's action: a throw changes nothing.
     do {
       for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, context) }
-      for state in chosen.exits {
+      for state in announces ? chosen.exits : chosen.exitsWithCode {
         if announces { announce(.exit, state, event: event, payload: payload, model) }
         for action in compiled.exitActions[Int(state)] { try action(model, context) }
       }
@@ -74,7 +74,7 @@ extension StateMachineDefinition {
     }
     // Entries (parents first) with their initial actions, then after callbacks and observers.
     var failure: (any Error)?
-    for state in chosen.entries {
+    for state in announces ? chosen.entries : chosen.entriesWithCode {
       if announces { announce(.entry, state, event: event, payload: payload, model) }
       if failure == nil {
         do {
