@@ -144,6 +144,18 @@ final class Statechart<Model>: @unchecked Sendable {
     return false
   }
 
+  /// The active states of the nested shape when `leaf` is the active leaf: it and its ancestors.
+  @usableFromInline
+  func activeStates(leaf: Int32) -> StateSet {
+    var active = StateSet(capacity: count)
+    var state = leaf
+    while state >= 0 && Int(state) < count {
+      active.insert(state)
+      state = tree.parents[Int(state)]
+    }
+    return active
+  }
+
   /// The transitions declared on `state` (-1: the wildcards).
   @inlinable
   func transitions(from state: Int32) -> [Int32] {

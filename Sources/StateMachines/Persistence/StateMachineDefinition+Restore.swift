@@ -113,9 +113,7 @@ extension StateMachineDefinition {
     var configuration = storage.extras?.chart
     if chart.isNested && !storage.isUnstarted {
       var derived = configuration ?? ChartConfiguration(capacity: chart.count)
-      derived.active = StateSet(capacity: chart.count)
-      derived.active.insert(storage.stateIndex)
-      for ancestor in chart.tree.ancestors(of: storage.stateIndex) { derived.active.insert(ancestor) }
+      derived.active = chart.activeStates(leaf: storage.stateIndex)
       configuration = derived
     }
     let active = configuration?.active ?? initialConfiguration(chart)

@@ -72,11 +72,7 @@ extension StateMachineDefinition {
       )
     }
     var configuration = record ?? ChartConfiguration(capacity: chart.count)
-    configuration.active = StateSet(capacity: chart.count)
-    if !unstarted && leaf >= 0 && Int(leaf) < chart.count {
-      configuration.active.insert(leaf)
-      for ancestor in chart.tree.ancestors(of: leaf) { configuration.active.insert(ancestor) }
-    }
+    configuration.active = unstarted ? StateSet(capacity: chart.count) : chart.activeStates(leaf: leaf)
     return configuration
   }
 
@@ -185,7 +181,9 @@ extension StateMachineDefinition {
     }
     let outcome = microstep(chart, selected, event: event, eventName: eventName, payload: payload, model)
     guard outcome.happened else { return outcome }
-    func done() -> Transition { transition(to: chartState(of: model, chart)) }
+    // Built once if an after callback or observer takes it (as in the flat step), else on demand.
+    let built: Transition? = compiled.takesTransition ? transition(to: chartState(of: model, chart)) : nil
+    func done() -> Transition { built ?? transition(to: chartState(of: model, chart)) }
     var failure: (any Error)?
     if case .failed(let error, _) = outcome { failure = error }
     do {
@@ -193,10 +191,7 @@ extension StateMachineDefinition {
     } catch {
       if failure == nil { failure = error }
     }
-    if !compiled.observers.isEmpty {
-      let completed = done()
-      for observer in compiled.observers { observer(model, completed) }
-    }
+    for observer in compiled.observers { observer(model, done()) }
     if let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
       let completed = done()
       publish(CompletedTransition(from: completed.from, event: eventName, to: completed.to, payload: payload), to: extras)
