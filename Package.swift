@@ -31,7 +31,8 @@ let package = Package(
     // The lock table and per-thread step records (C: atomics without the Synchronization module,
     // which needs macOS 15). Internal to StateMachines.
     .target(name: "StateMachinesSupport"),
-    .target(name: "StateMachines", dependencies: ["StateMachinesMacros", "StateMachinesSupport"]),
+    // Schemas/ holds the JSON Schema of the definition format: data for users and tests, not code.
+    .target(name: "StateMachines", dependencies: ["StateMachinesMacros", "StateMachinesSupport"], exclude: ["Schemas"]),
     // The SCXML import (HIERARCHY.md §8): FoundationXML on Linux, so StateMachines keeps Foundation alone.
     .target(name: "StateMachinesSCXML", dependencies: ["StateMachines"]),
     .executableTarget(

@@ -246,8 +246,10 @@ struct SCXMLImporter<Model: StateMachineObject> {
 
   private func condition(_ element: XMLTree) throws(DefinitionError) -> ((Model, Transition) throws -> Bool)? {
     guard let text = element.attributes["cond"] else { return nil }
-    if let bound = bind.guardBody(named: text) { return bound }
-    guard let condition = SCXMLCondition(text) else {
+    // The supported subset first: a tool that binds every unknown name must not turn
+    // `In('closed')` into a guard of its own.
+    guard let condition = SCXMLCondition.parse(text) else {
+      if let bound = bind.guardBody(named: text) { return bound }
       throw .invalidDocument(
         "cond '\(text)' is neither true, false, In('id') nor a bound guard", line: element.line, column: element.column)
     }

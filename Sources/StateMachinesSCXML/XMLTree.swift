@@ -30,6 +30,16 @@ final class XMLTree {
 
   /// Parses `data` namespace-aware; a malformed document is an error at its position.
   static func parse(_ data: Data) throws(DefinitionError) -> XMLTree {
+    // FoundationXML on Linux traps on some invalid UTF-8 in names (found by the fuzzer): the
+    // import reads UTF-8 documents only, and checks them first.
+    if let (line, column) = firstInvalidUTF8(data) {
+      throw .invalidDocument("the document is not valid UTF-8", line: line, column: column)
+    }
+    // FoundationXML on Linux also crashes on a processing instruction without data (found by
+    // the fuzzer); SCXML needs none, so only the XML declaration is accepted.
+    if let (line, column) = firstProcessingInstruction(Array(data)) {
+      throw .invalidDocument("processing instructions are not supported", line: line, column: column)
+    }
     let parser = XMLParser(data: data)
     parser.shouldProcessNamespaces = true
     parser.shouldReportNamespacePrefixes = false
@@ -44,6 +54,68 @@ final class XMLTree {
         "malformed XML: \(description)", line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
     }
     return root
+  }
+
+  /// The line and column of the first processing instruction (`<?target …?>`) outside comments
+  /// and CDATA sections, other than the XML declaration at the start, or `nil`.
+  static func firstProcessingInstruction(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+    func starts(_ text: String, at index: Int) -> Bool {
+      let pattern = Array(text.utf8)
+      return index + pattern.count <= bytes.count && Array(bytes[index..<index + pattern.count]) == pattern
+    }
+    func skip(to end: String, from index: Int) -> Int {
+      var position = index
+      while position < bytes.count && !starts(end, at: position) { position += 1 }
+      return position + end.utf8.count
+    }
+    var index = 0
+    var seenContent = false
+    while index < bytes.count {
+      if starts("<!--", at: index) {
+        index = skip(to: "-->", from: index + 4)
+      } else if starts("<![CDATA[", at: index) {
+        index = skip(to: "]]>", from: index + 9)
+      } else if starts("<?", at: index) {
+        let isDeclaration = !seenContent && starts("<?xml", at: index) && index + 5 < bytes.count
+          && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
+        guard isDeclaration else {
+          let prefix = bytes[..<index]
+          let line = prefix.filter { $0 == 0x0A }.count + 1
+          let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+          let column = bytes[lineStart..<index].filter { $0 & 0xC0 != 0x80 }.count + 1
+          return (line, column)
+        }
+        seenContent = true
+        index = skip(to: "?>", from: index + 2)
+      } else {
+        if ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { seenContent = true }
+        index += 1
+      }
+    }
+    return nil
+  }
+
+  /// The line and column of the first byte that is not valid UTF-8, or `nil`.
+  static func firstInvalidUTF8(_ data: Data) -> (line: Int, column: Int)? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = data.makeIterator()
+    var line = 1
+    var column = 1
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        if encoded.count == 1 && encoded.first == 0x0A {
+          line += 1
+          column = 1
+        } else {
+          column += 1
+        }
+      case .error:
+        return (line, column)
+      case .emptyInput:
+        return nil
+      }
+    }
   }
 }
 

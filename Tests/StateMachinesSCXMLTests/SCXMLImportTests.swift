@@ -179,6 +179,29 @@ struct SCXMLImportTests {
     }
     #expect(message.contains("s/a") && message.contains("s/b"))
   }
+
+  @Test("In() stays the import's own condition when every unknown name is bound (the command-line tool)")
+  func builtInConditionsBeforeFallbackBindings() throws {
+    let data = Self.document(
+      """
+      <parallel id="p">
+        <state id="engine" initial="idle">
+          <state id="idle"><transition cond="In('closed')" target="cooking"/></state>
+          <state id="cooking"><transition event="open" target="idle"/></state>
+        </state>
+        <state id="door" initial="closed">
+          <state id="closed"><transition event="open" target="opened"/></state>
+          <state id="opened"/>
+        </state>
+      </parallel>
+      """)
+    let machine = try DynamicStateMachine(scxml: data) { bind in
+      bind.bindUnknownNames(guard: { _ in { _, _ in true } }, action: { _ in { _, _ in } })
+    }
+    #expect(machine.state == "p/engine/cooking,p/door/closed")
+    #expect(machine.fire("open"))
+    #expect(machine.state == "p/engine/idle,p/door/opened")
+  }
 }
 
 /// Shared mutable test state.

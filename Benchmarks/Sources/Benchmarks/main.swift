@@ -109,6 +109,11 @@ if only == nil || only!.contains("build") {
   measureBuilds()
 }
 
+if only == nil || only!.contains("json") {
+  print()
+  measureJSONLoading()
+}
+
 if only == nil || only!.contains("memory") {
   print()
   if let memory = await timeoutMemory(objects: 100_000) {

@@ -10,6 +10,8 @@
 public struct Bindings<Model> {
   private var guards: [String: (Model, Transition) throws -> Bool] = [:]
   private var actions: [String: (Model, Transition) throws -> Void] = [:]
+  private var unknownGuard: ((String) -> (Model, Transition) throws -> Bool)?
+  private var unknownAction: ((String) -> (Model, Transition) throws -> Void)?
 
   /// An empty registry.
   public init() {}
@@ -24,11 +26,25 @@ public struct Bindings<Model> {
     actions[name] = body
   }
 
+  /// Supplies the guards and actions of names not bound by name: for a tool that loads any
+  /// document (`statemachine run`), say. `guard(name)` and `action(name)` make the callback.
+  public mutating func bindUnknownNames(
+    guard: @escaping (String) -> (Model, Transition) throws -> Bool,
+    action: @escaping (String) -> (Model, Transition) throws -> Void
+  ) {
+    unknownGuard = `guard`
+    unknownAction = action
+  }
+
   /// The guard bound to `name`, if any.
-  public func guardBody(named name: String) -> ((Model, Transition) throws -> Bool)? { guards[name] }
+  public func guardBody(named name: String) -> ((Model, Transition) throws -> Bool)? {
+    guards[name] ?? unknownGuard?(name)
+  }
 
   /// The action bound to `name`, if any.
-  public func actionBody(named name: String) -> ((Model, Transition) throws -> Void)? { actions[name] }
+  public func actionBody(named name: String) -> ((Model, Transition) throws -> Void)? {
+    actions[name] ?? unknownAction?(name)
+  }
 
   /// Every bound guard name.
   public var guardNames: [String] { guards.keys.sorted() }

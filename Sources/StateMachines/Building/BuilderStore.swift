@@ -7,9 +7,9 @@ final class BuilderStore<Model> {
     /// The event; empty for an eventless transition (`always`).
     let event: String
     /// `nil` means any state (a wildcard transition, owned by the root: S4).
-    let from: [StateReference]?
+    var from: [StateReference]?
     /// Empty: the transition has no target (internal, or a terminating `die`). Several: a fork.
-    let to: [StateReference]
+    var to: [StateReference]
     var kind: TransitionKind = .external
     var isEventless = false
     /// `whenDone`: the event is `done.state.<path of from>`, known once the tree is compiled.
@@ -21,6 +21,10 @@ final class BuilderStore<Model> {
     var timeout: Duration? = nil
     /// Fires the event when this notification is posted while in a from-state.
     var notification: Notification.Name? = nil
+    /// The bound names of the guard and actions, for a definition loaded from data (export).
+    var guardName: String? = nil
+    var actionNames: [String] = []
+    var description: String? = nil
 
     var isInternal: Bool { kind == .internal }
 
@@ -36,20 +40,28 @@ final class BuilderStore<Model> {
   }
 
   struct StateCallback {
-    let state: StateReference
+    var state: StateReference
     let body: MachineCallback<Model>
+    /// The bound name, for a definition loaded from data (export).
+    var name: String? = nil
   }
 
   struct EntryAction {
-    let state: StateReference
+    var state: StateReference
     let body: MachineEntryAction<Model>
+    /// The bound name, for a definition loaded from data (export).
+    var name: String? = nil
   }
 
   var nodes: [DeclaredNode<Model>] = []
   var rootInitial: [String] = []
   var rootInitialAction: MachineCallback<Model>?
   /// Every transition as declared, in order.
-  var declaredTransitions: [TransitionSpec] = []
+  var declaredTransitions: [TransitionSpec] = [] {
+    didSet { uniqueTransitions = nil }
+  }
+  /// ``transitions``, computed once (compiling reads it several times).
+  private var uniqueTransitions: [TransitionSpec]?
   var beforeCallbacks: [NamedCallback] = []
   var afterCallbacks: [NamedCallback] = []
   var entryActions: [EntryAction] = []
@@ -111,6 +123,23 @@ final class BuilderStore<Model> {
     implicitIndex[name] = nodes.count - 1
   }
 
+  /// Rewrites references to top-level nodes by index (`.node`) as names: a flat machine's tables
+  /// know states by name only. Call once everything is declared, for a flat store only.
+  func nameTopLevelReferences() {
+    func named(_ reference: StateReference) -> StateReference {
+      guard case .node(let index) = reference, nodes[index].scope == -1, nodes[index].parentPath == nil else {
+        return reference
+      }
+      return .name(nodes[index].name, scope: -1)
+    }
+    for index in declaredTransitions.indices {
+      declaredTransitions[index].from = declaredTransitions[index].from?.map(named)
+      declaredTransitions[index].to = declaredTransitions[index].to.map(named)
+    }
+    for index in entryActions.indices { entryActions[index].state = named(entryActions[index].state) }
+    for index in exitActions.indices { exitActions[index].state = named(exitActions[index].state) }
+  }
+
   /// Appends an anonymous region to parallel node `parallel`.
   func declareAnonymousRegion(in parallel: Int) -> Int {
     nodes.append(DeclaredNode(name: "", scope: parallel, parentPath: nil, kind: .state))
@@ -120,8 +149,9 @@ final class BuilderStore<Model> {
   /// The transitions, in declaration order, without repeats: declaring the same plain transition
   /// (no guard, no action) twice is harmless.
   var transitions: [TransitionSpec] {
+    if let uniqueTransitions { return uniqueTransitions }
     var plain: Set<PlainTransitionKey> = []
-    return declaredTransitions.filter { spec in
+    let unique = declaredTransitions.filter { spec in
       guard spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil else {
         return true
       }
@@ -131,6 +161,8 @@ final class BuilderStore<Model> {
           terminates: spec.terminates)
       ).inserted
     }
+    uniqueTransitions = unique
+    return unique
   }
 
   /// Whether the definition needs the statechart runtime: nested or parallel states,

@@ -44,6 +44,9 @@ struct JunctionPath<Model> {
   let target: StateReference
   let guardBody: MachineGuard<Model>?
   let action: MachineCallback<Model>?
+  /// The bound names of the guard and actions, for a definition loaded from data (export).
+  var guardName: String? = nil
+  var actionNames: [String] = []
 }
 
 /// A state or pseudostate as declared, before the tree is put in document order.

@@ -69,18 +69,23 @@ extension CompiledMachine {
     var fastSlots = [Int32](repeating: Self.fullStep, count: tree.count * (events.count + 1))
     for slot in (tree.count * events.count)..<fastSlots.count { fastSlots[slot] = Self.noTransition }
     chart.hasTriggers = triggers.contains { !$0.isEmpty }
-    if chart.isNested {
+    // Observers, the log and notifications see every step: no slot may skip it.
+    let everyStepRuns = !store.observers.isEmpty || store.log != nil || store.postsStateNotifications
+    // Worked out once as plain flags: planning asks for every state of every slot, and reading the
+    // generic callback tables each time is slow in unspecialised code.
+    let (entries, exits, stateTriggers) = (entryActions, exitActions, triggers)
+    let (before, after) = (beforeCallbacks, afterCallbacks)
+    let stateRunsCode = (0..<tree.count).map { state in
+      everyStepRuns || !entries[state].isEmpty || !exits[state].isEmpty || !stateTriggers[state].isEmpty
+    }
+    let eventRunsCode = (0..<events.count).map { !before[$0].isEmpty || !after[$0].isEmpty }
+    let code = StepPlans.Code(state: { stateRunsCode[Int($0)] }, event: { eventRunsCode[Int($0)] })
+    if !chart.isNested {
+      chart.plans = StepPlans.parallel(chart, events: events.count, code: code)
+    } else {
       // Triggers check their state's entry record, which then lives in the extras.
-      if triggers.contains(where: { !$0.isEmpty }) { chart.nestedNeedsRecord = true }
-      // Observers, the log and notifications see every step: no slot may skip it.
-      let everyStepRuns = !store.observers.isEmpty || store.log != nil || store.postsStateNotifications
-      let (entries, exits, stateTriggers) = (entryActions, exitActions, triggers)
-      let (before, after) = (beforeCallbacks, afterCallbacks)
-      chart.nestedPlans = NestedPlans.build(
-        chart, columnHeight: tree.count,
-        runsCode: { everyStepRuns || !entries[Int($0)].isEmpty || !exits[Int($0)].isEmpty || !stateTriggers[Int($0)].isEmpty },
-        eventRunsCode: { !before[Int($0)].isEmpty || !after[Int($0)].isEmpty },
-        fast: &fastSlots, fullStep: Self.fullStep)
+      if chart.hasTriggers { chart.nestedNeedsRecord = true }
+      chart.plans = StepPlans.nested(chart, events: events.count, code: code, fast: &fastSlots, fullStep: Self.fullStep)
       // The state index always holds a leaf once the machine started: other rows are never read.
       for state in 0..<tree.count where !chart.isAtomic(Int32(state)) {
         for event in 0..<events.count { fastSlots[event * tree.count + state] = Self.noTransition }
@@ -89,7 +94,7 @@ extension CompiledMachine {
       for leaf in 0..<tree.count where chart.isAtomic(Int32(leaf)) {
         for event in 0..<events.count where !chart.hasEventless {
           let slot = event * tree.count + leaf
-          if chart.nestedPlans.plan(slot) == nil && !Self.anyTransition(chart, event: Int32(event), leaf: Int32(leaf)) {
+          if chart.plans.plan(event: Int32(event), from: Int32(leaf)) == nil && !Self.anyTransition(chart, event: Int32(event), leaf: Int32(leaf)) {
             fastSlots[slot] = Self.noTransition
           }
         }

@@ -4,7 +4,7 @@
 /// The first 64 states live inline, so a set of a small machine never allocates; larger machines
 /// keep the rest in an array.
 @usableFromInline
-struct StateSet: Equatable, Sendable, Sequence {
+struct StateSet: Hashable, Sendable, Sequence {
   /// States 0–63.
   @usableFromInline var low: UInt64 = 0
   /// States 64 and up, 64 per word.

@@ -69,17 +69,20 @@ final class Statechart<Model>: @unchecked Sendable {
   @usableFromInline
   let hasEventless: Bool
   /// The most eventless microsteps per event (S12).
-  @usableFromInline
+  @usableFromInline @exclusivity(unchecked)
   var maxEventlessMicrosteps = 1_000
   /// No parallel state: one active leaf, kept in the storage's state index (§6).
   @usableFromInline let isNested: Bool
-  /// For the nested shape: the planned slots (set once, when compiling).
-  @usableFromInline @exclusivity(unchecked) var nestedPlans = NestedPlans()
+  /// The planned slots of the nested shape, or of a parallel chart with few configurations.
+  ///
+  /// This and the other `var`s are set once, while compiling, before the chart is shared: the
+  /// dynamic exclusivity check would only slow every step.
+  @usableFromInline @exclusivity(unchecked) var plans = StepPlans()
   /// For the nested shape: whether the per-object extras must hold the configuration record
   /// (history pseudostates or triggers need it); otherwise the state index is all.
-  @usableFromInline var nestedNeedsRecord: Bool
+  @usableFromInline @exclusivity(unchecked) var nestedNeedsRecord: Bool
   /// Whether any state arms a timeout or notification (S18): only then are entry serials kept.
-  @usableFromInline var hasTriggers = false
+  @usableFromInline @exclusivity(unchecked) var hasTriggers = false
 
   @usableFromInline var count: Int { tree.count }
 

@@ -26,11 +26,19 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// Why the definition is invalid, or `nil` if it is valid.
   public let definitionError: DefinitionError?
 
+  /// What loading the definition from data noticed without failing: bindings the document never
+  /// uses, say. Empty for a definition built in code.
+  public internal(set) var definitionWarnings: [String] = []
+
+  /// The declarations as the builder recorded them, for export (``jsonDefinition()``).
+  let declarations: BuilderStore<Model>
+
   /// Builds a definition. If it is invalid, ``definitionError`` says why and every event is
   /// rejected.
   public init(_ build: (StateMachineBuilder<Model>) -> Void) {
     let builder = StateMachineBuilder<Model>()
     build(builder)
+    declarations = builder.store
     do {
       compiled = try CompiledMachine(builder)
       definitionError = nil

@@ -91,6 +91,12 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
   /// A document (SCXML, JSON) is malformed, uses something this library does not support, or
   /// names something it does not declare; `line` and `column` are 1-based.
   case invalidDocument(String, line: Int, column: Int)
+  /// A JSON definition is malformed, past a ``JSONLimits`` limit, or breaks a rule of the format:
+  /// where (1-based line and column) and the JSON pointer (RFC 6901) of the value at fault.
+  case invalidJSON(String, line: Int, column: Int, pointer: String)
+  /// A document names a guard or an action that the bindings do not supply: what it is
+  /// (`guard 'hasTrack'`), the JSON pointer of its use, and where that is.
+  case unboundName(String, at: String, line: Int, column: Int)
 
   public var description: String {
     switch self {
@@ -119,6 +125,10 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
       return message
     case .invalidDocument(let message, let line, let column):
       return "\(line):\(column): \(message)"
+    case .invalidJSON(let message, let line, let column, let pointer):
+      return "\(line):\(column): \(message) (at '\(pointer)')"
+    case .unboundName(let name, let pointer, let line, let column):
+      return "\(line):\(column): \(name) is not bound (at '\(pointer)')"
     }
   }
 }

@@ -33,7 +33,7 @@ extension StateMachineDefinition {
   func defaultDescendants(of state: Int32, _ chart: Statechart<Model>) -> StateSet {
     if chart.isCompound(state) {
       let local = SelectedTransition(source: state, targets: chart.initial[Int(state)], kind: .local, actions: [])
-      return computeEntrySet(chart, [local], [:]).states
+      return chart.computeEntrySet([local], [:]).states
     }
     var result = StateSet(capacity: chart.count)
     if chart.isParallel(state) {
@@ -48,7 +48,7 @@ extension StateMachineDefinition {
   /// The configuration a machine starts in, without running anything.
   func initialConfiguration(_ chart: Statechart<Model>) -> StateSet {
     let initial = SelectedTransition(source: -1, targets: chart.rootInitial, kind: .external, actions: [])
-    return computeEntrySet(chart, [initial], [:]).states
+    return chart.computeEntrySet([initial], [:]).states
   }
 
   /// S1: exactly one top-level state, one child per active compound state, every region of an

@@ -3,8 +3,13 @@
 /// its lock, written once per microstep (S7.4).
 @usableFromInline
 struct ChartConfiguration: Sendable {
-  /// The active states (S1), a set closed under parent.
-  @usableFromInline var active: StateSet
+  /// The active states (S1), a set closed under parent. Changing them forgets the number.
+  @usableFromInline var active: StateSet {
+    didSet { number = -1 }
+  }
+  /// The parallel shape's number for `active` (``StepPlans/configurations``), or -1: unknown or
+  /// not numbered, so the next event takes the full step.
+  @usableFromInline var number: Int32 = -1
   /// What each history pseudostate recorded when its parent was last exited (S15).
   @usableFromInline
   var history: [Int32: [Int32]] = [:]

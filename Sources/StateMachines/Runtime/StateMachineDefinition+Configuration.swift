@@ -92,8 +92,11 @@ extension StateMachineDefinition {
       trace("post('\(event)', after:) ignored: the class must be isolated to a global actor or declare Sendable")
       return
     }
-    let delivery = TriggerDelivery(actor: actor) { [weak model] event in
-      guard let model else { return }
+    // Neither the object nor the definition is kept alive by a pending event: the clock holds
+    // this closure, and the definition holds the clock (a cycle until the delay passes, forever
+    // on a `ManualClock` that is never advanced, as the fuzzer's leak check found).
+    let delivery = TriggerDelivery(actor: actor) { [weak self, weak model] event in
+      guard let self, let model else { return }
       _ = self.run(event, payload, model, isCurrent: nil, external: true)
     }
     _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }

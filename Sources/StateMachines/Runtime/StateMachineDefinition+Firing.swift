@@ -674,11 +674,9 @@ extension StateMachineDefinition {
   @inlinable
   func attemptStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     if let chart = compiled.chart {
-      if chart.isNested {
-        let leaf = locked(model) { model._$stateMachineStorage.stateIndex }
-        if let plan = chart.nestedPlans.plan(Int(event) &* compiled.columnHeight &+ Int(leaf)) {
-          return nestedStep(chart, plan, event, payload, model)
-        }
+      let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
+      if let plan = chart.plans.plan(event: event, from: start.number) {
+        return plannedStep(chart, plan, start, event, payload, model)
       }
       return chartStep(chart, event, payload, model)
     }

@@ -6,55 +6,7 @@
 import Foundation
 
 extension StateMachineDefinition {
-  /// A transition chosen by selection, with its junction path and join resolved (S5, S17).
-  @usableFromInline
-  struct SelectedTransition {
-    /// The declaring state; -1 for a wildcard or the machine's initial transition.
-    @usableFromInline let source: Int32
-    /// The targets after a junction's path was chosen or a join completed; empty: targetless.
-    @usableFromInline let targets: [Int32]
-    @usableFromInline let kind: TransitionKind
-    /// The transition's action, then the junction path's (S17c).
-    @usableFromInline let actions: [MachineCallback<Model>]
-    /// The sources of a completed join, which its domain covers too (S17b).
-    @usableFromInline var joinSources: [Int32]
-    /// A join arrival to record: (join, source).
-    @usableFromInline var arrival: (join: Int32, source: Int32)?
-    /// A join that completes: its arrivals clear.
-    @usableFromInline var completedJoin: Int32
-    @usableFromInline var terminates: Bool
-
-    @usableFromInline
-    init(
-      source: Int32, targets: [Int32], kind: TransitionKind, actions: [MachineCallback<Model>], joinSources: [Int32] = [],
-      arrival: (join: Int32, source: Int32)? = nil, completedJoin: Int32 = -1, terminates: Bool = false
-    ) {
-      self.source = source
-      self.targets = targets
-      self.kind = kind
-      self.actions = actions
-      self.joinSources = joinSources
-      self.arrival = arrival
-      self.completedJoin = completedJoin
-      self.terminates = terminates
-    }
-  }
-
-  /// What one microstep entered, for the callbacks that follow.
-  @usableFromInline
-  struct EntrySet {
-    @usableFromInline var states: StateSet
-    /// Compound states entered by default: their initial action runs (S7.5).
-    @usableFromInline var defaultEntry: StateSet
-    /// Per parent, the history pseudostate whose defaults were entered: its action runs.
-    @usableFromInline var historyDefaults: [Int32: Int32] = [:]
-
-    @usableFromInline
-    init(states: StateSet, defaultEntry: StateSet) {
-      self.states = states
-      self.defaultEntry = defaultEntry
-    }
-  }
+  @usableFromInline typealias SelectedTransition = Statechart<Model>.SelectedTransition
 
   // MARK: Reading and writing the configuration
 
@@ -91,6 +43,11 @@ extension StateMachineDefinition {
     // that its fast tier stays open.
     let extras: StateMachineExtras? = chart.isNested && !chart.nestedNeedsRecord ? nil : self.extras(of: model)
     let leaf = configuration.active.first { chart.isAtomic($0) } ?? 0
+    var configuration = configuration
+    // A parallel configuration's number lets the next event take its planned slot.
+    if !chart.isNested && configuration.number < 0 && !chart.plans.configurations.isEmpty {
+      configuration.number = chart.plans.numbers[configuration.active] ?? -1
+    }
     model._$stateMachineWillChangeState()
     locked(model) {
       extras?.chart = configuration
@@ -274,7 +231,7 @@ extension StateMachineDefinition {
         holder = chart.tree.parents[Int(holder)]
       }
     }
-    return removeConflictingTransitions(chart, enabled, configuration)
+    return chart.removeConflictingTransitions(enabled, configuration)
   }
 
   /// Whether transition `index` is enabled: its guard passes, and for a junction one of its
@@ -329,195 +286,6 @@ extension StateMachineDefinition {
     return selected
   }
 
-  /// SCXML D `removeConflictingTransitions` (S6): of two transitions whose exit sets intersect,
-  /// the one whose source is a descendant of the other's wins; otherwise the earlier one.
-  @inlinable
-  func removeConflictingTransitions(
-    _ chart: Statechart<Model>, _ enabled: [SelectedTransition], _ configuration: ChartConfiguration
-  ) -> [SelectedTransition] {
-    guard enabled.count > 1 else { return enabled }
-    var kept: [(transition: SelectedTransition, exits: StateSet)] = []
-    for candidate in enabled {
-      let exits = computeExitSet(chart, [candidate], configuration)
-      var preempted = false
-      var replaced: [Int] = []
-      for (position, other) in kept.enumerated() where exits.intersects(other.exits) {
-        if chart.tree.isDescendant(candidate.source, of: other.transition.source) {
-          replaced.append(position)
-        } else {
-          preempted = true
-          break
-        }
-      }
-      if !preempted {
-        for position in replaced.reversed() { kept.remove(at: position) }
-        kept.append((candidate, exits))
-      }
-    }
-    return kept.map { $0.transition }
-  }
-
-  // MARK: Exit and entry sets (S8, S9, S10)
-
-  /// SCXML D `getEffectiveTargetStates`: history pseudostates replaced by what they recorded, or
-  /// by their defaults.
-  @inlinable
-  func effectiveTargets(_ chart: Statechart<Model>, _ targets: [Int32], _ history: [Int32: [Int32]]) -> [Int32] {
-    if !targets.contains(where: { chart.isHistory($0) }) { return targets }
-    var result: [Int32] = []
-    for target in targets {
-      if chart.isHistory(target) {
-        let next = history[target] ?? effectiveTargets(chart, chart.historyDefaults[Int(target)], history)
-        for state in next where !result.contains(state) { result.append(state) }
-      } else if !result.contains(target) {
-        result.append(target)
-      }
-    }
-    return result
-  }
-
-  /// Whether `transition` is a `.local` transition to its source or an ancestor (S10b): that
-  /// state stays, its active descendants are exited and its defaults entered.
-  @inlinable
-  func isLocalToAncestor(_ chart: Statechart<Model>, _ transition: SelectedTransition) -> Bool {
-    guard transition.kind == .local, transition.source >= 0, transition.targets.count == 1 else { return false }
-    let target = transition.targets[0]
-    return chart.isCompound(target) && (target == transition.source || chart.tree.isDescendant(transition.source, of: target))
-  }
-
-  /// SCXML D `getTransitionDomain` (S8, S10): `nil` for a targetless transition, -1 for the root.
-  @inlinable
-  func transitionDomain(_ chart: Statechart<Model>, _ transition: SelectedTransition, _ history: [Int32: [Int32]]) -> Int32? {
-    let targets = effectiveTargets(chart, transition.targets, history)
-    if targets.isEmpty { return nil }
-    let source = transition.source
-    if source == -1 { return -1 }
-    if transition.kind == .local {
-      if chart.isCompound(source) && targets.allSatisfy({ chart.tree.isDescendant($0, of: source) }) { return source }
-      if isLocalToAncestor(chart, transition) { return transition.targets[0] }
-    }
-    // SCXML D `findLCCA` over [source] + join sources + targets: the nearest proper ancestor of
-    // the source that is compound (or the root) and contains all the others. Parallel states
-    // are skipped (§11).
-    var ancestor = chart.tree.parents[Int(source)]
-    while ancestor != -1 {
-      if chart.isCompound(ancestor)
-        && targets.allSatisfy({ chart.tree.isDescendant($0, of: ancestor) })
-        && transition.joinSources.allSatisfy({ chart.tree.isDescendant($0, of: ancestor) })
-      {
-        return ancestor
-      }
-      ancestor = chart.tree.parents[Int(ancestor)]
-    }
-    return -1
-  }
-
-  /// SCXML D `computeExitSet` (S8): the active proper descendants of each transition's domain.
-  @inlinable
-  func computeExitSet(
-    _ chart: Statechart<Model>, _ transitions: [SelectedTransition], _ configuration: ChartConfiguration
-  ) -> StateSet {
-    var exits = StateSet(capacity: chart.count)
-    for transition in transitions {
-      guard let domain = transitionDomain(chart, transition, configuration.history) else { continue }
-      for state in configuration.active where chart.tree.isDescendant(state, of: domain) { exits.insert(state) }
-    }
-    return exits
-  }
-
-  /// SCXML D `computeEntrySet` (S9): each target with its default descendants, the ancestors
-  /// below the domain, and the other regions of every parallel ancestor.
-  @inlinable
-  func computeEntrySet(
-    _ chart: Statechart<Model>, _ transitions: [SelectedTransition], _ history: [Int32: [Int32]]
-  ) -> EntrySet {
-    var entry = EntrySet(states: StateSet(capacity: chart.count), defaultEntry: StateSet(capacity: chart.count))
-    for transition in transitions {
-      if isLocalToAncestor(chart, transition) {
-        let target = transition.targets[0]
-        for state in chart.initial[Int(target)] { addDescendants(state, &entry, chart, history) }
-        for state in chart.initial[Int(target)] { addAncestors(state, below: target, &entry, chart, history) }
-        continue
-      }
-      for target in transition.targets { addDescendants(target, &entry, chart, history) }
-      let domain = transitionDomain(chart, transition, history) ?? -1
-      for target in effectiveTargets(chart, transition.targets, history) {
-        addAncestors(target, below: domain, &entry, chart, history)
-      }
-    }
-    return entry
-  }
-
-  /// SCXML D `addDescendantStatesToEnter`.
-  @inlinable
-  func addDescendants(_ state: Int32, _ entry: inout EntrySet, _ chart: Statechart<Model>, _ history: [Int32: [Int32]]) {
-    if chart.isHistory(state) {
-      let parent = chart.tree.parents[Int(state)]
-      let targets: [Int32]
-      if let recorded = history[state] {
-        targets = recorded
-      } else {
-        entry.historyDefaults[parent] = state
-        targets = chart.historyDefaults[Int(state)]
-      }
-      for target in targets { addDescendants(target, &entry, chart, history) }
-      for target in targets { addAncestors(target, below: parent, &entry, chart, history) }
-      return
-    }
-    entry.states.insert(state)
-    if chart.isCompound(state) {
-      entry.defaultEntry.insert(state)
-      for target in chart.initial[Int(state)] { addDescendants(target, &entry, chart, history) }
-      for target in chart.initial[Int(state)] { addAncestors(target, below: state, &entry, chart, history) }
-    } else if chart.isParallel(state) {
-      enterOtherRegions(of: state, &entry, chart, history)
-    }
-  }
-
-  /// SCXML D `addAncestorStatesToEnter`: the ancestors of `state` below `ancestor`.
-  @inlinable
-  func addAncestors(
-    _ state: Int32, below ancestor: Int32, _ entry: inout EntrySet, _ chart: Statechart<Model>,
-    _ history: [Int32: [Int32]]
-  ) {
-    var parent = chart.tree.parents[Int(state)]
-    while parent != -1 && parent != ancestor {
-      entry.states.insert(parent)
-      if chart.isParallel(parent) { enterOtherRegions(of: parent, &entry, chart, history) }
-      parent = chart.tree.parents[Int(parent)]
-    }
-  }
-
-  /// The regions of `parallel` that hold no state to enter yet enter their defaults.
-  @inlinable
-  func enterOtherRegions(
-    of parallel: Int32, _ entry: inout EntrySet, _ chart: Statechart<Model>, _ history: [Int32: [Int32]]
-  ) {
-    for region in chart.tree.stateChildren(of: parallel) {
-      let last = chart.tree.lastDescendant[Int(region)]
-      var covered = false
-      var state = region + 1
-      while state <= last && !covered {
-        covered = entry.states.contains(state)
-        state += 1
-      }
-      if !covered { addDescendants(region, &entry, chart, history) }
-    }
-  }
-
-  /// SCXML D `isInFinalState`: a compound state with an active final child, or a parallel
-  /// state all of whose regions are in a final state.
-  @inlinable
-  func isInFinalState(_ chart: Statechart<Model>, _ state: Int32, _ active: StateSet) -> Bool {
-    if chart.isCompound(state) {
-      return chart.tree.stateChildren(of: state).contains { chart.kind($0) == .final && active.contains($0) }
-    }
-    if chart.isParallel(state) {
-      return chart.tree.stateChildren(of: state).allSatisfy { isInFinalState(chart, $0, active) }
-    }
-    return false
-  }
-
   // MARK: The microstep (S7)
 
   /// SCXML D `microstep`: record history, exit in reverse document order, run the transitions'
@@ -531,7 +299,7 @@ extension StateMachineDefinition {
   ) -> StepOutcome {
     let announces = announces(model)
     let old = start ?? chartConfiguration(model, chart)
-    let exits = computeExitSet(chart, transitions, old)
+    let exits = chart.computeExitSet(transitions, old)
     // 1. History is recorded before any exit action (S15).
     var new = old
     for state in exits {
@@ -543,7 +311,7 @@ extension StateMachineDefinition {
         }
       }
     }
-    let entry = computeEntrySet(chart, transitions, new.history)
+    let entry = chart.computeEntrySet(transitions, new.history)
     new.active.subtract(exits)
     new.active.formUnion(entry.states)
     for transition in transitions {
@@ -630,7 +398,7 @@ extension StateMachineDefinition {
         raise(chart.doneEvents[Int(parent)], model)
         let grandparent = chart.tree.parents[Int(parent)]
         if chart.isParallel(grandparent)
-          && chart.tree.stateChildren(of: grandparent).allSatisfy({ isInFinalState(chart, $0, entered) })
+          && chart.tree.stateChildren(of: grandparent).allSatisfy({ chart.isInFinalState($0, entered) })
         {
           raise(chart.doneEvents[Int(grandparent)], model)
         }

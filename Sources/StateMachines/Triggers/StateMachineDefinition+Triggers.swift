@@ -140,6 +140,7 @@ extension StateMachineDefinition {
     of model: Model, bufferingPolicy: AsyncStream<CompletedTransition>.Continuation.BufferingPolicy
   ) -> AsyncStream<CompletedTransition> {
     let extras = extras(of: model)
+    locked(model) { extras.mayHaveStreams = true }
     return extras.streams.makeStream(bufferingPolicy: bufferingPolicy)
   }
 }

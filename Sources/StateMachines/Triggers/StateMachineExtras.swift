@@ -22,11 +22,19 @@ final class StateMachineExtras: @unchecked Sendable {
 
   /// Whether a stream is listening (cheap to ask before building a `CompletedTransition`).
   @usableFromInline var hasStreams: Bool { !streams.isEmpty }
+  /// Whether a stream was ever made: until then a step need not ask ``hasStreams``, which takes
+  /// the streams' lock. Set under the object's lock.
+  @usableFromInline @exclusivity(unchecked) var mayHaveStreams = false
   /// A statechart's configuration, history and join arrivals; `nil` for a flat machine and
-  /// before a statechart starts. Changes under the object's lock.
-  @usableFromInline var chart: ChartConfiguration?
+  /// before a statechart starts. Changes under the object's lock (so the dynamic exclusivity
+  /// check is redundant).
+  @usableFromInline @exclusivity(unchecked) var chart: ChartConfiguration?
   /// Path subscriptions (`subscribeToEntry(at:)` and its kin); changed under the object's lock.
-  var subscriptions: [StateSubscription] = []
+  @exclusivity(unchecked) var subscriptions: [StateSubscription] = [] {
+    didSet { hasSubscriptions = !subscriptions.isEmpty }
+  }
+  /// Whether ``subscriptions`` has any, for inlinable code.
+  @usableFromInline @exclusivity(unchecked) private(set) var hasSubscriptions = false
   var nextSubscription: UInt64 = 0
 
   @usableFromInline init() {}

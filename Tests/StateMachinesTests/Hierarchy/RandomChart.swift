@@ -90,8 +90,10 @@ struct RandomChart: CustomStringConvertible {
     var random = SeededGenerator(seed: seed)
     // A third of the charts are nested only (no parallel state, no eventless transition), the
     // shape whose slots are planned; half of those are quiet, so their slots take the fast tier.
+    // Of the others, half have no eventless transition, so their parallel slots are planned too.
     let nestedOnly = seed % 3 != 0
     let quiet = seed % 3 == 2
+    let eventless = seed % 6 == 0
     var counter = 0
     func newName() -> String {
       counter += 1
@@ -161,7 +163,7 @@ struct RandomChart: CustomStringConvertible {
       let roll = Double.random(in: 0..<1, using: &random)
       let source: String? = random.chance(0.05) ? nil : random.pick(states.filter { nodes[$0]!.kind != .final })
       let guardID = random.chance(0.4) ? Int.random(in: 0..<1000, using: &random) : nil
-      if roll < 0.1, !nestedOnly, let source {
+      if roll < 0.1, eventless, let source {
         // Eventless, always guarded (so that most charts settle).
         transitions.append(
           Transition(

@@ -16,7 +16,19 @@ struct TBNestedScenarioTests {
     for (event, payload) in setup { #expect(machine.fire(event, payload: payload), "setup event \(event)") }
     log.clear()
     for (event, payload) in events { #expect(machine.fire(event, payload: payload), "event \(event)") }
-    return (machine, log.entries)
+    let trace = log.entries
+    // The same scenario through TBStateMachine's own `statemachine.json` (issue 9), where
+    // `../shared` is present: the same trace and configuration.
+    if TBScenarioFixture.fixtureJSON != nil {
+      let jsonLog = TraceLog()
+      let loaded = try TBScenarioFixture.machine(jsonLog, fromJSON: true)
+      for (event, payload) in setup { _ = loaded.fire(event, payload: payload) }
+      jsonLog.clear()
+      for (event, payload) in events { _ = loaded.fire(event, payload: payload) }
+      #expect(jsonLog.entries == trace, "statemachine.json gives the DSL's trace")
+      #expect(loaded.activeStates == machine.activeStates, "statemachine.json gives the DSL's configuration")
+    }
+    return (machine, trace)
   }
 
   @Test("start enters a and its initial a1 (S2)")

@@ -1,3 +1,4 @@
+import Foundation
 import StateMachines
 
 /// A callback trace shared by a test's machine.
@@ -23,6 +24,24 @@ enum TBScenarioFixture {
 
   static func definition(log: TraceLog) -> StateMachineDefinition<DynamicStateMachine> {
     StateMachineDefinition<DynamicStateMachine> { sm in
+      structure(sm)
+      codeAdditions(sm, log: log)
+      jsonTransitions(sm)
+    }
+  }
+
+  /// TBStateMachine's `statemachine.json` in `../shared/tbstatemachine-fixtures`, if present.
+  static let fixtureJSON: Data? = SharedFixtures.tbFixture("statemachine.json")
+
+  /// The same machine loaded from `statemachine.json` (issue 9), with the same code additions
+  /// made after loading, as TB's tests make them; `nil` where the fixture is absent.
+  static func jsonDefinition(log: TraceLog) throws -> StateMachineDefinition<DynamicStateMachine>? {
+    guard let data = fixtureJSON else { return nil }
+    return try StateMachineDefinition<DynamicStateMachine>(json: data, bind: { _ in }) { sm in codeAdditions(sm, log: log) }
+  }
+
+  /// The states of `statemachine.json`.
+  static func structure(_ sm: StateMachineBuilder<DynamicStateMachine>) {
       sm.addState("a") { a in
         a.addState("a1"); a.addState("a2"); a.addState("a3")
       }
@@ -35,6 +54,11 @@ enum TBScenarioFixture {
         c.addState("c1")
         c.addParallelState("c2", regions: [["c211", "c212"], ["c221", "c222"]])
       }
+  }
+
+  /// What TB's tests add in code: entry and exit logs, guards, actions, internal transitions and
+  /// the junction.
+  static func codeAdditions(_ sm: StateMachineBuilder<DynamicStateMachine>, log: TraceLog) {
       for state in allStates {
         sm.onEntry(state) { _ in log.append("\(state)_enter") }
         sm.onExit(state) { _ in log.append("\(state)_exit") }
@@ -68,7 +92,10 @@ enum TBScenarioFixture {
       sm.when("a_junction", transitionFrom: "a", to: "junction").action { _ in
         log.append("a_to_junction_ingoing_path_action")
       }
-      // The JSON transitions.
+  }
+
+  /// The transitions of `statemachine.json`.
+  static func jsonTransitions(_ sm: StateMachineBuilder<DynamicStateMachine>) {
       sm.when("a2_a", transitionFrom: "a/a2", to: "a")
       sm.when("a_a2", transitionFrom: "a", to: "a/a2")
       sm.when("a3_a1", transitionFrom: "a/a3", to: "a/a1")
@@ -85,12 +112,11 @@ enum TBScenarioFixture {
       sm.addJoin("join", to: "b")
       sm.when("c212_join", transitionFrom: "c/c2@0/c212", to: "join")
       sm.when("c222_join", transitionFrom: "c/c2@1/c222", to: "join")
-    }
   }
 
-  /// A started machine with a cleared log.
-  static func machine(_ log: TraceLog) throws -> DynamicStateMachine {
-    let definition = definition(log: log)
+  /// A started machine with a cleared log, from the DSL definition or from the JSON fixture.
+  static func machine(_ log: TraceLog, fromJSON: Bool = false) throws -> DynamicStateMachine {
+    let definition = fromJSON ? try jsonDefinition(log: log)! : definition(log: log)
     try definition.validate()
     let machine = DynamicStateMachine(definition)
     try machine.startStateMachine()

@@ -1,0 +1,344 @@
+/// Steps worked out when compiling (HIERARCHY.md §6), for the two statechart shapes whose
+/// configurations can be numbered:
+///
+/// - **Nested** (no parallel state): the active leaf is the configuration, so a slot is
+///   `(event, leaf)`. For every candidate transition in selection order (S4): the states it exits
+///   and enters and the leaf it ends in. A slot whose winning transition runs no code takes the
+///   fast tier (a table load and a store, like a flat machine).
+/// - **Parallel**, when the chart has at most ``maxConfigurations`` legal configurations (S1):
+///   every configuration is numbered and a slot is `(event, configuration)`, planned when its
+///   selection runs no guard.
+///
+/// A planned slot takes ``StateMachineDefinition/plannedStep(_:_:from:_:_:_:)``, a flat-style
+/// step over precomputed lists; the rest (guards in a parallel state, history, finals, junctions,
+/// joins, eventless transitions…) the full statechart step. Candidates are plain values whose
+/// lists are spans of one pool, so reading a plan retains nothing.
+@usableFromInline
+struct StepPlans: Sendable {
+  /// A range of ``pool``.
+  @usableFromInline
+  struct Span: Sendable {
+    @usableFromInline let start: Int32
+    @usableFromInline let end: Int32
+
+    @inlinable var isEmpty: Bool { start == end }
+  }
+
+  /// One candidate of a slot, planned: its transitions (several in a parallel state, S4), and
+  /// what the microstep exits and enters.
+  @usableFromInline
+  struct Candidate: Sendable {
+    /// Transition indices in document order (S7.3).
+    @usableFromInline let transitions: Span
+    /// In exit order (children first, later regions first).
+    @usableFromInline let exits: Span
+    /// In entry order (parents first).
+    @usableFromInline let entries: Span
+    /// The entered compound states whose initial action runs.
+    @usableFromInline let defaultEntries: Span
+    /// `exits` and `entries` without the states that run nothing (no actions, triggers or initial
+    /// action): what the step walks when no one is told of each state.
+    @usableFromInline let exitsWithCode: Span
+    @usableFromInline let entriesWithCode: Span
+    /// The configuration the machine ends in: the leaf (nested) or the configuration number.
+    @usableFromInline let next: Int32
+    /// Whether any of its transitions has a guard: if not, selection takes it without looking.
+    @usableFromInline let isGuarded: Bool
+  }
+
+  /// The most configurations a parallel chart may have to be numbered.
+  static let maxConfigurations = 1_024
+
+  /// Per slot (`event * height + configuration`), where its candidates start and end in
+  /// `candidates` (equal: no plan). Dense, like the fast table, so a lookup is two loads.
+  @usableFromInline private(set) var starts: [Int32] = []
+  @usableFromInline private(set) var ends: [Int32] = []
+  @usableFromInline private(set) var candidates: [Candidate] = []
+  @usableFromInline private(set) var pool: [Int32] = []
+  /// Configurations per event column: the state count (nested) or the configuration count.
+  @usableFromInline private(set) var height = 0
+  /// The parallel shape's numbered configurations, their numbers, and the first leaf of each
+  /// (the storage's state index). Empty for the nested shape.
+  @usableFromInline private(set) var configurations: [StateSet] = []
+  @usableFromInline private(set) var numbers: [StateSet: Int32] = [:]
+  @usableFromInline private(set) var firstLeaves: [Int32] = []
+
+  init() {}
+
+  private init(height: Int, events: Int) {
+    self.height = height
+    starts = Array(repeating: 0, count: height * events)
+    ends = starts
+  }
+
+  /// The candidates of `event` in configuration `from`, if the slot has a plan.
+  @inlinable @inline(__always)
+  func plan(event: Int32, from: Int32) -> Range<Int>? {
+    let slot = Int(event) &* height &+ Int(from)
+    guard from >= 0, slot < starts.count, starts[slot] < ends[slot] else { return nil }
+    return Int(starts[slot])..<Int(ends[slot])
+  }
+
+  /// The states or transitions of `span`.
+  @inlinable
+  func members(_ span: Span) -> ArraySlice<Int32> { pool[Int(span.start)..<Int(span.end)] }
+
+  /// Whether `state` is in `span`.
+  @inlinable
+  func contains(_ span: Span, _ state: Int32) -> Bool {
+    var index = Int(span.start)
+    while index < Int(span.end) {
+      if pool[index] == state { return true }
+      index &+= 1
+    }
+    return false
+  }
+
+  /// What decides whether a slot may skip walking a state or the step: `state(s)` says whether
+  /// entering or exiting `s` runs anything, `event(e)` whether `e` has before or after callbacks.
+  struct Code {
+    let state: (Int32) -> Bool
+    let event: (Int32) -> Bool
+  }
+
+  // MARK: Building
+
+  private mutating func span(_ values: [Int32]) -> Span {
+    let start = Int32(pool.count)
+    pool += values
+    return Span(start: start, end: Int32(pool.count))
+  }
+
+  private mutating func candidate<Model>(
+    _ chart: Statechart<Model>, transitions: [Int32], exits: [Int32], entries: [Int32], defaultEntries: [Int32],
+    next: Int32, code: Code
+  ) -> Candidate {
+    let exitsWithCode = exits.filter(code.state)
+    let entriesWithCode = entries.filter { state in
+      code.state(state) || (defaultEntries.contains(state) && chart.initialActions[Int(state)] != nil)
+    }
+    return Candidate(
+      transitions: span(transitions), exits: span(exits), entries: span(entries),
+      defaultEntries: span(defaultEntries), exitsWithCode: span(exitsWithCode),
+      entriesWithCode: span(entriesWithCode), next: next,
+      isGuarded: transitions.contains { chart.transitions[Int($0)].guardBody != nil })
+  }
+
+  private mutating func setPlan(_ slot: Int, _ planned: [Candidate]) {
+    starts[slot] = Int32(candidates.count)
+    candidates += planned
+    ends[slot] = Int32(candidates.count)
+  }
+
+  /// Plans every slot of a nested chart that the plan can serve, and returns the fast-table
+  /// value of each slot it plans (a leaf for a transition without code, else `fullStep`).
+  static func nested<Model>(
+    _ chart: Statechart<Model>, events: Int, code: Code, fast: inout [Int32], fullStep: Int32
+  ) -> StepPlans {
+    var plans = StepPlans(height: chart.count, events: events)
+    guard !chart.hasEventless else { return plans }
+    let tree = chart.tree
+    for leaf in 0..<Int32(tree.count) where chart.isAtomic(leaf) && tree.kinds[Int(leaf)] != .final {
+      // The active states with `leaf` active: it and its ancestors.
+      let active = [leaf] + tree.ancestors(of: leaf)
+      var byEvent: [Int32: [Int32]] = [:]
+      for holder in active + [-1] {
+        for index in chart.transitions(from: holder) where chart.transitions[Int(index)].event >= 0 {
+          byEvent[chart.transitions[Int(index)].event, default: []].append(index)
+        }
+      }
+      for (event, transitions) in byEvent {
+        var planned: [Candidate] = []
+        var silent = false
+        for index in transitions {
+          let transition = chart.transitions[Int(index)]
+          guard let step = nestedStep(chart, transition, leaf: leaf, active: active) else {
+            planned = []
+            break
+          }
+          planned.append(
+            plans.candidate(
+              chart, transitions: [index], exits: step.exits, entries: step.entries,
+              defaultEntries: step.defaultEntries, next: step.leaf, code: code))
+          silent =
+            planned.count == 1 && transition.guardBody == nil && transition.action == nil && !code.event(event)
+            && !(step.exits + step.entries).contains(where: code.state)
+            && step.defaultEntries.allSatisfy { chart.initialActions[Int($0)] == nil }
+          if transition.guardBody == nil { break }
+        }
+        guard !planned.isEmpty else { continue }
+        let slot = Int(event) * chart.count + Int(leaf)
+        plans.setPlan(slot, planned)
+        fast[slot] = silent ? planned[0].next : fullStep
+      }
+    }
+    return plans
+  }
+
+  /// The exits and entries of one transition from `leaf`, or `nil` if it needs the full step: a
+  /// history, junction or join target, a final state entered, a state with history exited, `die`.
+  private static func nestedStep<Model>(
+    _ chart: Statechart<Model>, _ transition: Statechart<Model>.ChartTransition, leaf: Int32, active: [Int32]
+  ) -> (exits: [Int32], entries: [Int32], defaultEntries: [Int32], leaf: Int32)? {
+    let tree = chart.tree
+    if transition.terminates { return nil }
+    if transition.targets.isEmpty { return ([], [], [], leaf) }
+    guard transition.targets.count == 1, case let target = transition.targets[0],
+      [.atomic, .compound].contains(tree.kinds[Int(target)])
+    else { return nil }
+    // The domain (S8, S10) with the single active branch.
+    let source = transition.source
+    var domain: Int32
+    var entersTarget = true
+    if source == -1 {
+      domain = -1
+    } else if transition.kind == .local && chart.isCompound(source) && tree.isDescendant(target, of: source) {
+      domain = source
+    } else if transition.kind == .local && chart.isCompound(target)
+      && (target == source || tree.isDescendant(source, of: target))
+    {
+      domain = target
+      entersTarget = false
+    } else {
+      domain = -1
+      for ancestor in tree.ancestors(of: source) where chart.isCompound(ancestor) && tree.isDescendant(target, of: ancestor) {
+        domain = ancestor
+        break
+      }
+    }
+    let exits = active.filter { tree.isDescendant($0, of: domain) }
+    // Entries: the target's ancestors below the domain, the target, then its default descendants.
+    var entries = (entersTarget ? [target] : []) + tree.ancestors(of: target).filter { tree.isDescendant($0, of: domain) }
+    entries.reverse()
+    var defaultEntries: [Int32] = []
+    var current = target
+    while chart.isCompound(current) {
+      if entersTarget || current != target { defaultEntries.append(current) }
+      let initial = chart.initial[Int(current)]
+      guard initial.count == 1 else { return nil }
+      let next = initial[0]
+      // An initial state deeper than a child enters the states between.
+      let between = tree.ancestors(of: next).filter { tree.isDescendant($0, of: current) }.reversed()
+      entries += between
+      entries.append(next)
+      current = next
+    }
+    guard tree.kinds[Int(current)] == .atomic else { return nil }
+    if exits.contains(where: { !chart.historyChildren[Int($0)].isEmpty }) { return nil }
+    if entries.contains(where: { tree.kinds[Int($0)] == .final || chart.isParallel($0) }) { return nil }
+    return (exits, entries, defaultEntries, current)
+  }
+
+  /// Numbers the legal configurations of a parallel chart (at most ``maxConfigurations``) and
+  /// plans each (event, configuration) slot whose selection runs no guard, with the same
+  /// procedures the full step uses (S4, S6, S8, S9).
+  static func parallel<Model>(_ chart: Statechart<Model>, events: Int, code: Code) -> StepPlans {
+    guard !chart.hasEventless, !chart.tree.kinds.contains(.join),
+      let configurations = legalConfigurations(chart, within: -1)
+    else { return StepPlans() }
+    var plans = StepPlans(height: configurations.count, events: events)
+    plans.configurations = configurations
+    for (number, configuration) in configurations.enumerated() {
+      plans.numbers[configuration] = Int32(number)
+      plans.firstLeaves.append(configuration.first { chart.isAtomic($0) } ?? 0)
+    }
+    for (number, configuration) in configurations.enumerated() {
+      for event in 0..<Int32(events) {
+        guard let step = parallelStep(chart, event: event, configuration),
+          let next = plans.numbers[step.next]
+        else { continue }
+        let planned = plans.candidate(
+          chart, transitions: step.transitions, exits: step.exits, entries: step.entries,
+          defaultEntries: step.defaultEntries, next: next, code: code)
+        plans.setPlan(Int(event) * configurations.count + number, [planned])
+      }
+    }
+    return plans
+  }
+
+  /// The transitions `event` takes in `configuration` and what they exit and enter, or `nil` if
+  /// none is taken or the full step is needed (a guard, a pseudostate target, `die`, history
+  /// recorded, a final state entered).
+  private static func parallelStep<Model>(_ chart: Statechart<Model>, event: Int32, _ configuration: StateSet) -> (
+    transitions: [Int32], exits: [Int32], entries: [Int32], defaultEntries: [Int32], next: StateSet
+  )? {
+    var enabled: [(index: Int32, selected: Statechart<Model>.SelectedTransition)] = []
+    for atomic in configuration where chart.isAtomic(atomic) {
+      var holder = atomic
+      search: while true {
+        for index in chart.transitions(from: holder) where chart.transitions[Int(index)].event == event {
+          let transition = chart.transitions[Int(index)]
+          if transition.guardBody != nil || transition.terminates { return nil }
+          if transition.targets.contains(where: { chart.tree.kinds[Int($0)].isPseudostate }) { return nil }
+          if !enabled.contains(where: { $0.index == index }) {
+            enabled.append(
+              (index, .init(source: transition.source, targets: transition.targets, kind: transition.kind, actions: [])))
+          }
+          break search
+        }
+        if holder == -1 { break }
+        holder = chart.tree.parents[Int(holder)]
+      }
+    }
+    var record = ChartConfiguration(capacity: chart.count)
+    record.active = configuration
+    // Conflicts (S6) keep a subsequence, so the kept transitions' indices are found in order.
+    let kept = chart.removeConflictingTransitions(enabled.map { $0.selected }, record)
+    guard !kept.isEmpty else { return nil }
+    var transitions: [Int32] = []
+    var remaining = kept[...]
+    for (index, selected) in enabled
+    where remaining.first.map({ $0.source == selected.source && $0.targets == selected.targets }) ?? false {
+      transitions.append(index)
+      remaining = remaining.dropFirst()
+    }
+    let exits = chart.computeExitSet(kept, record)
+    if exits.contains(where: { !chart.historyChildren[Int($0)].isEmpty }) { return nil }
+    let entry = chart.computeEntrySet(kept, [:])
+    if entry.states.contains(where: { chart.kind($0) == .final }) || !entry.historyDefaults.isEmpty { return nil }
+    var next = configuration
+    next.subtract(exits)
+    next.formUnion(entry.states)
+    return (transitions, exits.members.reversed(), entry.states.members, entry.defaultEntry.members, next)
+  }
+
+  /// The legal configurations (S1) of the states under `parent` (the root: -1), in document
+  /// order, or `nil` past ``maxConfigurations``.
+  private static func legalConfigurations<Model>(_ chart: Statechart<Model>, within parent: Int32) -> [StateSet]? {
+    let empty = StateSet(capacity: chart.count)
+    func of(_ state: Int32) -> [StateSet]? {
+      var result: [StateSet] = []
+      switch chart.kind(state) {
+      case .compound:
+        for child in chart.tree.stateChildren(of: state) {
+          guard let nested = of(child) else { return nil }
+          result += nested
+          if result.count > maxConfigurations { return nil }
+        }
+      case .parallel:
+        result = [empty]
+        for region in chart.tree.stateChildren(of: state) {
+          guard let nested = of(region), result.count * nested.count <= maxConfigurations else { return nil }
+          result = result.flatMap { partial in
+            nested.map { configuration in
+              var union = partial
+              union.formUnion(configuration)
+              return union
+            }
+          }
+        }
+      default:
+        result = [empty]
+      }
+      for index in result.indices { result[index].insert(state) }
+      return result
+    }
+    var result: [StateSet] = []
+    for child in chart.tree.stateChildren(of: parent) {
+      guard let nested = of(child) else { return nil }
+      result += nested
+      if result.count > maxConfigurations { return nil }
+    }
+    return result
+  }
+}

@@ -1,0 +1,402 @@
+/// Loads a definition in the library's JSON format, `statemachines/1` (HIERARCHY.md §7: XState's
+/// authoring shape without functions), into a builder's store. Key order is document order (N2);
+/// targets and initial states resolve by N4/N5 from the state whose object names them; guards and
+/// actions are looked up in the bindings by name. Every error names its line, column and JSON
+/// pointer.
+struct JSONDefinitionLoader<Model> {
+  static var format: String { "statemachines/1" }
+
+  let document: JSONDocument
+  let bindings: Bindings<Model>
+  let store: BuilderStore<Model>
+  private(set) var usedGuards: Set<String> = []
+  private(set) var usedActions: Set<String> = []
+  private var stateCount = 0
+  private var transitionCount = 0
+  /// Every state reference the document makes, checked once the tree is known, so that an
+  /// unknown or ambiguous name is reported where it is written.
+  private var references: [(reference: StateReference, value: JSONValue, pointer: String)] = []
+
+  init(_ document: JSONDocument, bindings: Bindings<Model>, store: BuilderStore<Model>) {
+    self.document = document
+    self.bindings = bindings
+    self.store = store
+  }
+
+  /// The state types (`type`) and the keys each allows.
+  private static var keysByType: [String: Set<String>] {
+    let common: Set<String> = ["type", "description"]
+    let behaviour: Set<String> = ["on", "always", "after", "entry", "exit"]
+    return [
+      "atomic": common.union(behaviour),
+      "compound": common.union(behaviour).union(["states", "initial", "onDone"]),
+      "parallel": common.union(behaviour).union(["states", "onDone"]),
+      "final": common.union(["entry", "exit"]),
+      "history": common.union(["history", "target"]),
+      "junction": common.union(["paths"]),
+      "join": common.union(["target"]),
+    ]
+  }
+
+  private static var transitionKeys: Set<String> { ["target", "kind", "guard", "actions", "description"] }
+
+  /// Whether `name` is a valid state name: a letter, then letters, digits, `_`, `-` or spaces
+  /// (the schema's pattern).
+  static func isValidStateName(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
+    return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "_- ".unicodeScalars.contains($0) }
+  }
+
+  // MARK: The document
+
+  mutating func load() throws(DefinitionError) {
+    let root = document.root
+    let members = try document.object(root, "", allowed: ["format", "description", "initial", "states"])
+    var states: JSONMember?
+    for member in members {
+      let pointer = JSONPointer.string([member.key])
+      switch member.key {
+      case "format":
+        let format = try document.string(member.value, pointer)
+        guard format == Self.format else {
+          throw document.error("unknown format '\(format)'; expected '\(Self.format)'", at: member.value, pointer)
+        }
+      case "description":
+        _ = try document.string(member.value, pointer)
+      case "initial":
+        let names = try document.strings(member.value, pointer)
+        store.rootInitial = names
+        for (index, name) in names.enumerated() {
+          references.append((.name(name, scope: -1), member.value, names.count > 1 ? pointer + "/\(index)" : pointer))
+        }
+      default:
+        states = member
+      }
+    }
+    guard let states else { throw document.error("a definition needs 'states'", at: root, "") }
+    let children = try document.object(states.value, "/states")
+    guard !children.isEmpty else { throw document.error("'states' is empty", at: states.value, "/states") }
+    for child in children { try loadState(child, in: -1, path: "", pointer: "/states") }
+    try checkReferences()
+    if !store.isHierarchical { store.nameTopLevelReferences() }
+  }
+
+  /// Resolves every reference by N4/N5 against the declared tree.
+  private func checkReferences() throws(DefinitionError) {
+    let tree = try document.tree(of: store)
+    for (reference, value, pointer) in references { _ = try document.resolve(reference, in: tree, at: value, pointer) }
+  }
+
+  // MARK: States
+
+  private mutating func loadState(
+    _ member: JSONMember, in parent: Int, path parentPath: String, pointer parentPointer: String
+  ) throws(DefinitionError) {
+    let pointer = parentPointer + JSONPointer.string([member.key])
+    let name = try document.name(member.key, at: member.value, pointer, what: "state")
+    guard Self.isValidStateName(name) else {
+      throw document.error(
+        "invalid state name '\(name)': it must start with a letter and hold only letters, digits, '_', '-' and spaces",
+        at: member.value, pointer)
+    }
+    stateCount += 1
+    guard stateCount <= document.limits.maxStates else {
+      throw document.error("more states than the limit of \(document.limits.maxStates)", at: member.value, pointer)
+    }
+    guard case .object(let members) = member.value.kind else {
+      throw document.error("expected a state object, found \(member.value.kindName)", at: member.value, pointer)
+    }
+    let fields = document.fields(members)
+    let type: String
+    if let value = fields["type"] {
+      type = try document.string(value, pointer + "/type")
+      guard Self.keysByType[type] != nil else {
+        throw document.error(
+          "unknown state type '\(type)'; expected one of \(Self.keysByType.keys.sorted().joined(separator: ", "))",
+          at: value, pointer + "/type")
+      }
+    } else {
+      type = fields["states"] == nil ? "atomic" : "compound"
+    }
+    let allowed = Self.keysByType[type]!
+    for field in members where !allowed.contains(field.key) {
+      throw document.error("key '\(field.key)' is not allowed in a state of type '\(type)'", at: field.value, pointer + JSONPointer.string([field.key]))
+    }
+    let path = parentPath.isEmpty ? name : parentPath + "/" + name
+    let kind: DeclaredKind
+    switch type {
+    case "parallel": kind = .parallel
+    case "final": kind = .final
+    case "history":
+      var historyKind = HistoryKind.shallow
+      if let value = fields["history"] {
+        switch try document.string(value, pointer + "/history") {
+        case "shallow": historyKind = .shallow
+        case "deep": historyKind = .deep
+        case let other: throw document.error("unknown history '\(other)'; expected shallow or deep", at: value, pointer + "/history")
+        }
+      }
+      kind = .history(historyKind)
+    case "junction": kind = .junction
+    case "join": kind = .join
+    default: kind = .state
+    }
+    let node = store.declare(name, kind: kind, in: parent)
+    store.nodes[node].description = try fields["description"].map { value throws(DefinitionError) in
+      try document.string(value, pointer + "/description")
+    }
+    // The state itself: a name could be ambiguous (N5). A flat machine's references become names
+    // once the whole document is loaded.
+    let this = StateReference.node(node)
+    switch type {
+    case "history":
+      if let value = fields["target"] {
+        let targets = try document.strings(value, pointer + "/target")
+        store.nodes[node].targets = targets
+        for target in targets { references.append((.name(target, scope: parent), value, pointer + "/target")) }
+      }
+    case "join":
+      guard let value = fields["target"] else { throw document.error("a join needs a 'target'", at: member.value, pointer) }
+      let target = try document.string(value, pointer + "/target")
+      store.nodes[node].targets = [target]
+      references.append((.name(target, scope: parent), value, pointer + "/target"))
+    case "junction":
+      try loadJunction(fields["paths"], node: node, parent: parent, at: member.value, pointer)
+    default:
+      break
+    }
+    if type == "compound" || type == "parallel" {
+      guard let value = fields["states"] else {
+        throw document.error("a \(type) state needs 'states'", at: member.value, pointer)
+      }
+      let children = try document.object(value, pointer + "/states")
+      guard !children.isEmpty else { throw document.error("'states' is empty", at: value, pointer + "/states") }
+      for child in children { try loadState(child, in: node, path: path, pointer: pointer + "/states") }
+    }
+    if let value = fields["initial"] {
+      let names = try document.strings(value, pointer + "/initial")
+      store.nodes[node].initial = names
+      for target in names { references.append((.name(target, scope: node), value, pointer + "/initial")) }
+    }
+    for (key, isEntry) in [("entry", true), ("exit", false)] {
+      guard let value = fields[key] else { continue }
+      let keyPointer = pointer + "/" + key
+      for (index, action) in try document.strings(value, keyPointer).enumerated() {
+        let body = try boundAction(action, at: value, keyPointer + (value.isArray ? "/\(index)" : ""))
+        if isEntry {
+          store.entryActions.append(.init(state: this, body: .callback(.withTransition(body)), name: action))
+        } else {
+          store.exitActions.append(.init(state: this, body: .withTransition(body), name: action))
+        }
+      }
+    }
+    try loadTransitions(fields, of: node, this: this, path: path, pointer)
+  }
+
+  private mutating func loadJunction(
+    _ paths: JSONValue?, node: Int, parent: Int, at value: JSONValue, _ pointer: String
+  ) throws(DefinitionError) {
+    guard let paths else { throw document.error("a junction needs 'paths'", at: value, pointer) }
+    let elements = try document.array(paths, pointer + "/paths")
+    guard !elements.isEmpty else { throw document.error("a junction needs at least one path", at: paths, pointer + "/paths") }
+    var result: [JunctionPath<Model>] = []
+    for (index, element) in elements.enumerated() {
+      let pathPointer = pointer + "/paths/\(index)"
+      let transition = try readTransition(element, pathPointer)
+      guard transition.targets.count == 1 else {
+        throw document.error("a junction path needs exactly one target", at: element, pathPointer)
+      }
+      if transition.guardName == nil && index != elements.count - 1 {
+        throw document.error("only the last path of a junction may have no guard", at: element, pathPointer)
+      }
+      references.append((.name(transition.targets[0], scope: parent), element, pathPointer + "/target"))
+      var path = JunctionPath<Model>(
+        target: .name(transition.targets[0], scope: parent), guardBody: transition.guardBody, action: transition.action)
+      path.guardName = transition.guardName
+      path.actionNames = transition.actionNames
+      result.append(path)
+    }
+    store.nodes[node].junctionPaths = result
+  }
+
+  // MARK: Transitions
+
+  /// A transition as written: a target string, or an object.
+  private struct WrittenTransition {
+    var targets: [String] = []
+    var kind: TransitionKind?
+    var guardName: String?
+    var guardBody: MachineGuard<Model>?
+    var actionNames: [String] = []
+    var action: MachineCallback<Model>?
+    var description: String?
+  }
+
+  private mutating func readTransition(
+    _ value: JSONValue, _ pointer: String, extraKeys: Set<String> = []
+  ) throws(DefinitionError) -> WrittenTransition {
+    var written = WrittenTransition()
+    if case .string(let target) = value.kind {
+      written.targets = [target]
+      return written
+    }
+    for member in try document.object(value, pointer, allowed: Self.transitionKeys.union(extraKeys)) {
+      let memberPointer = pointer + "/" + member.key
+      switch member.key {
+      case "target":
+        written.targets = try document.strings(member.value, memberPointer)
+      case "kind":
+        switch try document.string(member.value, memberPointer) {
+        case "external": written.kind = .external
+        case "local": written.kind = .local
+        case "internal": written.kind = .internal
+        case let other:
+          throw document.error("unknown kind '\(other)'; expected external, local or internal", at: member.value, memberPointer)
+        }
+      case "guard":
+        let name = try document.string(member.value, memberPointer)
+        guard let body = bindings.guardBody(named: name) else {
+          throw document.unbound("guard '\(name)'", at: member.value, memberPointer)
+        }
+        usedGuards.insert(name)
+        written.guardName = name
+        written.guardBody = .withTransition(body)
+      case "actions":
+        let names = try document.strings(member.value, memberPointer)
+        var bodies: [(Model, Transition) throws -> Void] = []
+        for (index, name) in names.enumerated() {
+          bodies.append(try boundAction(name, at: member.value, memberPointer + (member.value.isArray ? "/\(index)" : "")))
+        }
+        written.actionNames = names
+        if !bodies.isEmpty {
+          written.action = .withTransition { model, transition in
+            for body in bodies { try body(model, transition) }
+          }
+        }
+      case "description":
+        written.description = try document.string(member.value, memberPointer)
+      default:
+        break
+      }
+    }
+    return written
+  }
+
+  private mutating func boundAction(
+    _ name: String, at value: JSONValue, _ pointer: String
+  ) throws(DefinitionError) -> (Model, Transition) throws -> Void {
+    guard let body = bindings.actionBody(named: name) else { throw document.unbound("action '\(name)'", at: value, pointer) }
+    usedActions.insert(name)
+    return body
+  }
+
+  /// What declares a transition: `on` (an event), `always`, `after` (a timeout) or `onDone`.
+  private enum Trigger {
+    case event(String)
+    case always
+    case after(Double)
+    case done
+  }
+
+  private mutating func loadTransitions(
+    _ fields: [String: JSONValue], of node: Int, this: StateReference, path: String, _ pointer: String
+  ) throws(DefinitionError) {
+    if let value = fields["on"] {
+      for member in try document.object(value, pointer + "/on") {
+        let eventPointer = pointer + "/on" + JSONPointer.string([member.key])
+        let event = try document.name(member.key, at: member.value, eventPointer, what: "event")
+        try loadList(member.value, eventPointer, trigger: .event(event), node: node, this: this)
+      }
+    }
+    if let value = fields["always"] {
+      try loadList(value, pointer + "/always", trigger: .always, node: node, this: this)
+    }
+    if let value = fields["after"] {
+      for (index, element) in try document.array(value, pointer + "/after").enumerated() {
+        let elementPointer = pointer + "/after/\(index)"
+        let members = try document.object(element, elementPointer, allowed: Self.transitionKeys.union(["seconds"]))
+        guard let seconds = members.first(where: { $0.key == "seconds" }) else {
+          throw document.error("a timeout needs 'seconds'", at: element, elementPointer)
+        }
+        let value = try document.number(seconds.value, elementPointer + "/seconds")
+        guard value > 0, value <= 1e9 else {
+          throw document.error("'seconds' must be positive (and at most 1e9)", at: seconds.value, elementPointer + "/seconds")
+        }
+        try loadTransition(element, elementPointer, trigger: .after(value), node: node, this: this, path: path)
+      }
+    }
+    if let value = fields["onDone"] {
+      try loadList(value, pointer + "/onDone", trigger: .done, node: node, this: this)
+    }
+  }
+
+  /// A target string, a transition object, or an array of them (in priority order).
+  private mutating func loadList(
+    _ value: JSONValue, _ pointer: String, trigger: Trigger, node: Int, this: StateReference
+  ) throws(DefinitionError) {
+    if case .array(let elements) = value.kind {
+      for (index, element) in elements.enumerated() {
+        try loadTransition(element, pointer + "/\(index)", trigger: trigger, node: node, this: this, path: "")
+      }
+    } else {
+      try loadTransition(value, pointer, trigger: trigger, node: node, this: this, path: "")
+    }
+  }
+
+  private mutating func loadTransition(
+    _ value: JSONValue, _ pointer: String, trigger: Trigger, node: Int, this: StateReference, path: String
+  ) throws(DefinitionError) {
+    transitionCount += 1
+    guard transitionCount <= document.limits.maxTransitions else {
+      throw document.error("more transitions than the limit of \(document.limits.maxTransitions)", at: value, pointer)
+    }
+    var extraKeys: Set<String> = []
+    if case .after = trigger { extraKeys = ["seconds"] }
+    let written = try readTransition(value, pointer, extraKeys: extraKeys)
+    let targetPointer = value.isString ? pointer : pointer + "/target"
+    for target in written.targets { references.append((.name(target, scope: node), value, targetPointer)) }
+    let kind = written.kind ?? (written.targets.isEmpty ? .internal : .external)
+    var event = ""
+    if case .event(let name) = trigger { event = name }
+    if case .after(let seconds) = trigger { event = Self.timeoutEvent(seconds: seconds, path: path) }
+    var spec = BuilderStore<Model>.TransitionSpec(
+      event: event, from: [this], to: written.targets.map { .name($0, scope: node) }, kind: kind)
+    switch trigger {
+    case .always: spec.isEventless = true
+    case .done:
+      guard written.targets.count <= 1 else { throw document.error("onDone takes one target", at: value, pointer) }
+      spec.isDoneTransition = true
+    case .after(let seconds): spec.timeout = .seconds(seconds)
+    case .event: break
+    }
+    spec.guardBody = written.guardBody
+    spec.guardName = written.guardName
+    spec.action = written.action
+    spec.actionNames = written.actionNames
+    spec.description = written.description
+    store.declaredTransitions.append(spec)
+  }
+
+  /// The event of a timeout (`after`): named after its delay and state, so that it can also be
+  /// fired by name.
+  static func timeoutEvent(seconds: Double, path: String) -> String {
+    let delay = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    return "after.\(delay)s.\(path)"
+  }
+}
+
+extension JSONValue {
+  var isArray: Bool {
+    if case .array = kind { return true }
+    return false
+  }
+
+  var isString: Bool {
+    if case .string = kind { return true }
+    return false
+  }
+}
+
+extension Unicode.Scalar {
+  var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

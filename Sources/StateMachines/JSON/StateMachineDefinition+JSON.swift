@@ -1,0 +1,72 @@
+import Foundation
+
+extension StateMachineDefinition {
+  /// Builds a definition from JSON (HIERARCHY.md §7), in either of two formats, told apart by
+  /// their shape:
+  ///
+  /// - the library's own, `statemachines/1`: `states` is an object whose keys are state names in
+  ///   document order (XState's authoring shape, without functions);
+  /// - TBStateMachine's: `states` and `transitions` are arrays.
+  ///
+  /// Guards and actions are named in the document and bound in `bind`; `build` may then add
+  /// states, transitions and callbacks in code, addressing the document's states by path.
+  ///
+  /// ```swift
+  /// let definition = try StateMachineDefinition<Player>(json: data) { bind in
+  ///   bind.guard("hasTrack") { player, _ in player.track != nil }
+  ///   bind.action("advance") { player, _ in player.advance() }
+  /// }
+  /// ```
+  ///
+  /// - Throws: ``DefinitionError/invalidJSON(_:line:column:pointer:)`` for malformed JSON, a
+  ///   document past `limits`, or a broken rule of the format;
+  ///   ``DefinitionError/unboundName(_:at:line:column:)`` for a guard or action `bind` does not
+  ///   supply; any other ``DefinitionError`` the definition's checks find. A binding the document
+  ///   never uses is reported in ``definitionWarnings``.
+  public convenience init(
+    json data: Data, limits: JSONLimits = JSONLimits(), clock: any Clock<Duration> = ContinuousClock(),
+    bind: (inout Bindings<Model>) -> Void = { _ in }, _ build: (StateMachineBuilder<Model>) -> Void = { _ in }
+  ) throws(DefinitionError) {
+    var bindings = Bindings<Model>()
+    bind(&bindings)
+    let document = try JSONDocument(Array(data), limits: limits)
+    var loadError: DefinitionError?
+    var warnings: [String] = []
+    self.init { sm in
+      sm.clock = clock
+      do throws(DefinitionError) {
+        if TBDefinitionLoader<Model>.detects(document.root) {
+          var loader = TBDefinitionLoader<Model>(document, store: sm.store)
+          try loader.load()
+        } else {
+          var loader = JSONDefinitionLoader<Model>(document, bindings: bindings, store: sm.store)
+          try loader.load()
+          warnings += bindings.guardNames.filter { !loader.usedGuards.contains($0) }.map {
+            "guard '\($0)' is bound but the document does not use it"
+          }
+          warnings += bindings.actionNames.filter { !loader.usedActions.contains($0) }.map {
+            "action '\($0)' is bound but the document does not use it"
+          }
+        }
+        build(sm)
+      } catch {
+        loadError = error
+      }
+    }
+    if let loadError { throw loadError }
+    try validate()
+    definitionWarnings = warnings
+  }
+}
+
+extension DynamicStateMachine {
+  /// A machine in the initial state of a JSON definition; see
+  /// ``StateMachineDefinition/init(json:limits:clock:bind:_:)``.
+  public convenience init(
+    json data: Data, limits: JSONLimits = JSONLimits(), clock: any Clock<Duration> = ContinuousClock(),
+    bind: (inout Bindings<DynamicStateMachine>) -> Void = { _ in },
+    _ build: (StateMachineBuilder<DynamicStateMachine>) -> Void = { _ in }
+  ) throws(DefinitionError) {
+    self.init(try StateMachineDefinition(json: data, limits: limits, clock: clock, bind: bind, build))
+  }
+}

@@ -1,0 +1,187 @@
+// The step over a planned slot (`StepPlans`): the same callbacks in the same order as the
+// statechart microstep (S3, S7), but with the transitions, exits and entries worked out when
+// compiling, a configuration number for the whole configuration, and no sets or strings built
+// beyond the `Transition` itself.
+
+/// What a planned step reads of the object before it starts, in one locked access.
+@usableFromInline
+struct PlannedStart {
+  /// The configuration's number: the leaf (nested), or the parallel shape's number (-1: none).
+  @usableFromInline let number: Int32
+  @usableFromInline let terminated: Bool
+  @usableFromInline let extras: StateMachineExtras?
+  /// Whether entries, exits and internal transitions are announced (notifications or path
+  /// subscriptions).
+  @usableFromInline let announces: Bool
+  /// Whether a transition stream may listen.
+  @usableFromInline let streams: Bool
+
+  /// Reads `model`'s storage; call under its lock.
+  @inlinable @inline(__always)
+  init<Model: StateMachineObject>(_ model: Model, _ chart: Statechart<Model>, postsStateNotifications: Bool) {
+    let extras = model._$stateMachineStorage.extras
+    number = chart.isNested ? model._$stateMachineStorage.stateIndex : extras?.chart?.number ?? -1
+    terminated = model._$stateMachineStorage.isTerminated
+    self.extras = extras
+    announces = postsStateNotifications || extras?.hasSubscriptions ?? false
+    streams = extras?.mayHaveStreams ?? false
+  }
+}
+
+extension StateMachineDefinition {
+  /// One event on a statechart this thread owns, for a slot with a plan. Inlinable, so that it
+  /// is specialised for the model's class like the flat step.
+  @inlinable
+  func plannedStep(
+    _ chart: Statechart<Model>, _ plan: Range<Int>, _ start: PlannedStart, _ event: Int32, _ payload: (any Sendable)?,
+    _ model: Model
+  ) -> StepOutcome {
+    let from = start.number
+    let eventName = compiled.events[Int(event)]
+    if let definitionError { return rejected(.invalidDefinition(definitionError)) }
+    if start.terminated { return rejected(.terminated(event: eventName, state: configurationString(chart, from))) }
+    func transition(_ index: Int32, to next: Int32) -> Transition {
+      Transition(
+        event: eventName, from: configurationString(chart, from), to: configurationString(chart, next),
+        payload: payload, source: chart.transitions[Int(index)].sourcePath,
+        targets: chart.transitions[Int(index)].targetPaths, kind: chart.transitions[Int(index)].kind)
+    }
+    // One reference to the plans' pool for the whole step (not one per read).
+    let pool = chart.plans.pool
+    // Selection (S4): the first candidate whose guards pass.
+    var chosenIndex = -1
+    do {
+      candidates: for index in plan {
+        let candidate = chart.plans.candidates[index]
+        if !candidate.isGuarded {
+          chosenIndex = index
+          break
+        }
+        for position in Int(candidate.transitions.start)..<Int(candidate.transitions.end) {
+          let declared = pool[position]
+          guard let guardBody = chart.transitions[Int(declared)].guardBody else { continue }
+          let passed = try guardBody(model) { transition(declared, to: candidate.next) }
+          trace("guard of '\(eventName)' to '\(configurationString(chart, candidate.next))': \(passed)")
+          if !passed { continue candidates }
+        }
+        chosenIndex = index
+        break
+      }
+    } catch {
+      return failed(eventName, transitionHappened: false, error)
+    }
+    guard chosenIndex >= 0 else {
+      return rejected(.guardsFailed(event: eventName, state: configurationString(chart, from)))
+    }
+    let chosen = chart.plans.candidates[chosenIndex]
+    let first = pool[Int(chosen.transitions.start)]
+    // Built once if a callback takes it, else never (as in the flat step).
+    let built: Transition? = compiled.takesTransition ? transition(first, to: chosen.next) : nil
+    func context() -> Transition { built ?? transition(first, to: chosen.next) }
+    let announces = start.announces
+    // before callbacks, exits (children first), the transitions' actions: a throw changes nothing.
+    do {
+      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, context) }
+      let exits = announces ? chosen.exits : chosen.exitsWithCode
+      for position in Int(exits.start)..<Int(exits.end) {
+        let state = pool[position]
+        if announces { announce(.exit, state, event: event, payload: payload, model) }
+        for action in compiled.exitActions[Int(state)] { try action(model, context) }
+      }
+      for position in Int(chosen.transitions.start)..<Int(chosen.transitions.end) {
+        let index = pool[position]
+        if announces && chart.transitions[Int(index)].kind == .internal && chart.transitions[Int(index)].source >= 0 {
+          announce(.internalTransition, chart.transitions[Int(index)].source, event: event, payload: payload, model)
+        }
+        if let action = chart.transitions[Int(index)].action {
+          if index == first { try action(model, context) } else { try action(model) { transition(index, to: chosen.next) } }
+        }
+      }
+    } catch {
+      return failed(eventName, transitionHappened: false, error)
+    }
+    writePlanned(chart, chosen, start.extras, model)
+    trace("'\(configurationString(chart, from))' -> '\(configurationString(chart, chosen.next))' on '\(eventName)'")
+    // Only triggers arm anything per state (S18).
+    if chart.hasTriggers, !chosen.exits.isEmpty, let extras = locked(model, { model._$stateMachineStorage.extras }) {
+      var exited = StateSet(capacity: chart.count)
+      for state in chart.plans.members(chosen.exits) { exited.insert(state) }
+      extras.disarm(exited)
+    }
+    // Entries (parents first) with their initial actions, then after callbacks and observers.
+    var failure: (any Error)?
+    let entries = announces ? chosen.entries : chosen.entriesWithCode
+    for position in Int(entries.start)..<Int(entries.end) {
+      let state = pool[position]
+      if announces { announce(.entry, state, event: event, payload: payload, model) }
+      if failure == nil {
+        do {
+          for action in compiled.entryActions[Int(state)] {
+            if let next = try action(model, context) { try enqueue(next, model) }
+          }
+          if chart.plans.contains(chosen.defaultEntries, state), let action = chart.initialActions[Int(state)] {
+            try action(model, context)
+          }
+        } catch {
+          failure = error
+        }
+      }
+      armIfNeeded(state, model)
+    }
+    do {
+      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, context) }
+    } catch {
+      if failure == nil { failure = error }
+    }
+    for observer in compiled.observers { observer(model, context()) }
+    if start.streams, let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
+      publish(
+        CompletedTransition(
+          from: configurationString(chart, from), event: eventName, to: configurationString(chart, chosen.next),
+          payload: payload),
+        to: extras)
+    }
+    if let failure { return failed(eventName, transitionHappened: true, failure) }
+    return .accepted
+  }
+
+  /// The `state` string of configuration `number`: a leaf's path (nested), or the parallel
+  /// shape's numbered configuration.
+  @inlinable
+  func configurationString(_ chart: Statechart<Model>, _ number: Int32) -> String {
+    chart.isNested ? compiled.states[Int(number)] : stateString(chart.plans.configurations[Int(number)], chart)
+  }
+
+  /// Writes the configuration a planned step ends in. The nested shape keeps only its leaf,
+  /// unless history or triggers need the record; the parallel shape writes the numbered set.
+  /// Entry serials follow the exits and entries when triggers read them (S18).
+  @inlinable @inline(__always)
+  func writePlanned(
+    _ chart: Statechart<Model>, _ chosen: StepPlans.Candidate, _ known: StateMachineExtras?, _ model: Model
+  ) {
+    if chart.isNested && !chart.nestedNeedsRecord {
+      write(chosen.next, model)
+      return
+    }
+    let extras = known ?? self.extras(of: model)
+    let next = chosen.next
+    let active = chart.isNested ? chart.activeStates(leaf: next) : chart.plans.configurations[Int(next)]
+    let leaf = chart.isNested ? next : chart.plans.firstLeaves[Int(next)]
+    model._$stateMachineWillChangeState()
+    locked(model) {
+      // Changed in place: copying the record out and back would copy its dictionaries.
+      if extras.chart == nil { extras.chart = ChartConfiguration(capacity: chart.count) }
+      extras.chart!.active = active
+      if !chart.isNested { extras.chart!.number = next }
+      if chart.hasTriggers {
+        for state in chart.plans.members(chosen.exits) { extras.chart!.entrySerial[state] = nil }
+        for state in chart.plans.members(chosen.entries) {
+          extras.chart!.serial &+= 1
+          extras.chart!.entrySerial[state] = extras.chart!.serial
+        }
+      }
+      model._$stateMachineStorage.stateIndex = leaf
+    }
+    model._$stateMachineDidChangeState()
+  }
+}

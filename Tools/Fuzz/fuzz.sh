@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds and runs the libFuzzer harnesses (issue 9): the JSON loader, the TBStateMachine loader and
+# the SCXML import, each instrumented with libFuzzer and AddressSanitizer.
+#
+#   Tools/Fuzz/fuzz.sh build                 # build the three harnesses into .build-fuzz/
+#   Tools/Fuzz/fuzz.sh run json 60           # run one harness (json | tb | scxml) for 60 seconds
+#   Tools/Fuzz/fuzz.sh all 60                # build, then run each for 60 seconds
+#
+# A run starts from the seed corpus (Tools/Fuzz/Seeds/<harness>) and keeps what it finds in
+# .build-fuzz/corpus/<harness>. A crash or a hang over one second fails the run and leaves its
+# input in .build-fuzz/artifacts/; make it a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+out="$root/.build-fuzz"
+# lld links the sanitizer runtimes without gold's warnings about their local symbols.
+flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -g -use-ld=lld)
+
+build() {
+  mkdir -p "$out/modules" "$out/bin" "$out/support"
+  # The C support module, with a module map for Swift.
+  clang -c -O1 -g -fsanitize=fuzzer-no-link,address "$root/Sources/StateMachinesSupport/StateMachinesSupport.c" \
+    -I "$root/Sources/StateMachinesSupport/include" -o "$out/support/StateMachinesSupport.o"
+  cat > "$out/support/module.modulemap" <<MAP
+module StateMachinesSupport {
+  header "$root/Sources/StateMachinesSupport/include/StateMachinesSupport.h"
+  export *
+}
+MAP
+  # The @StateMachine macro's declaration needs the compiler plugin, which the harnesses do not
+  # use: it stays out, and so does its warning.
+  mapfile -t library < <(find "$root/Sources/StateMachines" -name '*.swift' ! -name 'StateMachineMacro.swift' | sort)
+  swiftc "${flags[@]}" -module-name StateMachines -emit-library -static -emit-module \
+    -emit-module-path "$out/modules/StateMachines.swiftmodule" -I "$out/support" \
+    "${library[@]}" -o "$out/modules/libStateMachines.a"
+  mapfile -t scxml < <(find "$root/Sources/StateMachinesSCXML" -name '*.swift' | sort)
+  swiftc "${flags[@]}" -module-name StateMachinesSCXML -emit-library -static -emit-module \
+    -emit-module-path "$out/modules/StateMachinesSCXML.swiftmodule" -I "$out/modules" -I "$out/support" \
+    "${scxml[@]}" -o "$out/modules/libStateMachinesSCXML.a"
+  for harness in json:JSONLoader tb:TBLoader scxml:SCXMLImport; do
+    name=${harness%%:*}
+    swiftc "${flags[@]}" -I "$out/modules" -I "$out/support" \
+      "$root/Tools/Fuzz/Harnesses/${harness#*:}.swift" "$root/Tools/Fuzz/Harnesses/FuzzDriver.swift" \
+      "$out/modules/libStateMachinesSCXML.a" "$out/modules/libStateMachines.a" "$out/support/StateMachinesSupport.o" \
+      -lFoundationXML -o "$out/bin/fuzz-$name"
+  done
+}
+
+run() {
+  local name=$1 seconds=$2
+  mkdir -p "$out/corpus/$name" "$out/artifacts"
+  LSAN_OPTIONS="suppressions=$root/Tools/Fuzz/lsan.supp:print_suppressions=0" \
+    "$out/bin/fuzz-$name" "$out/corpus/$name" "$root/Tools/Fuzz/Seeds/$name" \
+    -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 2>&1 | tee "$out/$name.log" | grep -E "^#|Done|ERROR|stat::" | tail -4
+  test "${PIPESTATUS[0]}" -eq 0
+}
+
+case "${1:-all}" in
+  build) build ;;
+  run) run "$2" "${3:-60}" ;;
+  all)
+    build
+    for name in json tb scxml; do run "$name" "${2:-60}"; done
+    ;;
+  *) echo "usage: $0 build | run json|tb|scxml SECONDS | all SECONDS" >&2; exit 2 ;;
+esac

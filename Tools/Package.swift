@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The `statemachine` command-line tool: validate, render and run definitions kept as data (our
+// JSON, TBStateMachine JSON, SCXML). A package of its own, so that the library keeps no
+// dependency but swift-syntax for its macro.
+let package = Package(
+  name: "StateMachinesTools",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "statemachine", targets: ["statemachine"])
+  ],
+  dependencies: [
+    .package(name: "StateMachines", path: ".."),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "statemachine",
+      dependencies: [
+        .product(name: "StateMachines", package: "StateMachines"),
+        .product(name: "StateMachinesSCXML", package: "StateMachines"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,60 @@
+import Foundation
+import StateMachines
+import StateMachinesSCXML
+
+/// A definition file: our JSON or TBStateMachine JSON (told apart by the loader), or SCXML (by
+/// its extension, or a document that starts with `<`). Guards named in it pass and actions do
+/// nothing, unless a tool binds them otherwise: the tool has no code to bind.
+struct DefinitionFile {
+  let path: String
+  let data: Data
+
+  init(_ path: String) throws {
+    self.path = path
+    guard let data = FileManager.default.contents(atPath: path) else { throw ToolError("\(path): error: cannot read the file") }
+    self.data = data
+  }
+
+  var isSCXML: Bool {
+    if path.hasSuffix(".scxml") || path.hasSuffix(".xml") { return true }
+    return data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<")
+  }
+
+  /// Loads the definition; `actions` hears each action as it runs.
+  func load(actions: @escaping @Sendable (String) -> Void = { _ in }) throws -> StateMachineDefinition<DynamicStateMachine> {
+    let bind: (inout Bindings<DynamicStateMachine>) -> Void = { bind in
+      bind.bindUnknownNames(guard: { _ in { _, _ in true } }, action: { name in { _, _ in actions(name) } })
+    }
+    do {
+      if isSCXML { return try StateMachineDefinition(scxml: data, bind: bind) }
+      return try StateMachineDefinition(json: data, bind: bind)
+    } catch {
+      throw ToolError(diagnostic(error))
+    }
+  }
+
+  /// `file:line:column: error: message`, the form compilers and editors read.
+  func diagnostic(_ error: DefinitionError) -> String {
+    switch error {
+    case .invalidJSON(let message, let line, let column, let pointer):
+      return "\(path):\(line):\(column): error: \(message) (at '\(pointer)')"
+    case .unboundName(let name, let pointer, let line, let column):
+      return "\(path):\(line):\(column): error: \(name) is not bound (at '\(pointer)')"
+    case .invalidDocument(let message, let line, let column):
+      return "\(path):\(line):\(column): error: \(message)"
+    default:
+      return "\(path): error: \(error)"
+    }
+  }
+}
+
+/// A failure the tool reports and exits 1 for.
+struct ToolError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Writes to standard error.
+func printError(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
+}
