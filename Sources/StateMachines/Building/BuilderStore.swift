@@ -151,6 +151,7 @@ final class BuilderStore<Model> {
   var transitions: [TransitionSpec] {
     if let uniqueTransitions { return uniqueTransitions }
     var plain: Set<PlainTransitionKey> = []
+    plain.reserveCapacity(declaredTransitions.count)
     let unique = declaredTransitions.filter { spec in
       guard spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil else {
         return true

@@ -34,8 +34,8 @@ extension CompiledMachine {
     afterCallbacks = Self.group(store.afterCallbacks, by: eventIndexByName, count: events.count)
     var entryActions = [[EntryAction]](repeating: [], count: tree.count)
     var exitActions = [[Callback]](repeating: [], count: tree.count)
-    func resolve(_ reference: StateReference, _ context: String) throws(DefinitionError) -> Int32 {
-      try tree.resolve(reference, context: context)
+    func resolve(_ reference: StateReference, _ context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
+      try tree.resolve(reference, context: context())
     }
     for action in store.entryActions {
       entryActions[Int(try resolve(action.state, "onEntry('\(action.state.text)')"))].append(action.body)

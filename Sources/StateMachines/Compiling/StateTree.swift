@@ -212,32 +212,43 @@ struct StateTree {
   func path(_ node: Int32) -> String { node == -1 ? "(root)" : paths[Int(node)] }
 
   /// Resolves `text` written in the scope of `scope` (N4, N5). `context` goes into the error.
-  func resolve(_ text: String, from scope: Int32, context: String) throws(DefinitionError) -> Int32 {
-    if text.isEmpty { throw .emptyName(context: context) }
+  func resolve(_ text: String, from scope: Int32, context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
+    if text.isEmpty { throw .emptyName(context: context()) }
     // Scans of characters: Foundation's `contains(_: StringProtocol)` searches for a substring,
     // far slower on a 10,000-state definition.
-    if text.contains(where: { $0 == "/" || $0 == "@" }) { return try resolvePath(text, context: context) }
-    if text.contains(where: { $0 == "," }) { throw .invalidName(text, context: context) }
+    if text.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "@") }) {
+      return try resolvePath(text, context: context())
+    }
+    if text.utf8.contains(UInt8(ascii: ",")) { throw .invalidName(text, context: context()) }
     let matches = byName[text] ?? []
+    // The common case, a unique name, without building lists.
+    if matches.count == 1 {
+      var current = scope
+      while true {
+        if isDescendant(matches[0], of: current) { return matches[0] }
+        if current == -1 { throw .undeclaredState(text, context: context()) }
+        current = parents[Int(current)]
+      }
+    }
     var current = scope
     while true {
       let inScope = matches.filter { isDescendant($0, of: current) }
       if inScope.count == 1 { return inScope[0] }
-      if inScope.count > 1 { throw .ambiguousState(text, candidates: inScope.map { paths[Int($0)] }, context: context) }
-      if current == -1 { throw .undeclaredState(text, context: context) }
+      if inScope.count > 1 { throw .ambiguousState(text, candidates: inScope.map { paths[Int($0)] }, context: context()) }
+      if current == -1 { throw .undeclaredState(text, context: context()) }
       current = parents[Int(current)]
     }
   }
 
   /// Resolves a reference as the builder recorded it: a name or path in its scope, or the scope
   /// itself (a scoped `onEntry {}`; the root has none).
-  func resolve(_ reference: StateReference, context: String) throws(DefinitionError) -> Int32 {
+  func resolve(_ reference: StateReference, context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
     switch reference {
     case .node(let declared):
-      guard declared >= 0 else { throw .invalidStructure("\(context) outside a state: the root has no callbacks") }
+      guard declared >= 0 else { throw .invalidStructure("\(context()) outside a state: the root has no callbacks") }
       return indexOfDeclared[declared]
     case .name(let text, let scope):
-      return try resolve(text, from: scope == -1 ? -1 : indexOfDeclared[scope], context: context)
+      return try resolve(text, from: scope == -1 ? -1 : indexOfDeclared[scope], context: context())
     }
   }
 
@@ -256,8 +267,9 @@ struct StateTree {
         region = value
       }
       guard !name.isEmpty else { throw .invalidPath(path, reason: "empty component", context: context) }
-      let candidates = current == -1 ? rootChildren : children[Int(current)]
-      guard let child = candidates.first(where: { names[Int($0)] == name }) else {
+      // By name, then by parent: a hash lookup rather than a scan of the siblings.
+      let parent = current
+      guard let child = byName[String(name)]?.first(where: { parents[Int($0)] == parent }) else {
         throw .invalidPath(path, reason: "'\(this(current))' has no child '\(name)'", context: context)
       }
       current = child

@@ -248,23 +248,24 @@ extension Statechart {
     var transitions: [ChartTransition] = []
     var joinSources = [[Int32]](repeating: [], count: count)
     for spec in store.transitions {
-      let context = spec.isEventless ? "an eventless transition" : "transition '\(spec.event)'"
-      let targets = try spec.to.map { reference throws(DefinitionError) in try resolve(reference, context) }
-      try checkFork(targets, tree: tree, context: context)
+      // Made only for an error message.
+      let context = { spec.isEventless ? "an eventless transition" : "transition '\(spec.event)'" }
+      let targets = try spec.to.map { reference throws(DefinitionError) in try resolve(reference, context()) }
+      try checkFork(targets, tree: tree, context: context())
       let sources: [Int32] =
         try spec.from.map { list throws(DefinitionError) in
-          try list.map { reference throws(DefinitionError) in try resolve(reference, context) }
+          try list.map { reference throws(DefinitionError) in try resolve(reference, context()) }
         } ?? [-1]
       // `internal: true` (or `kind: .internal`) stays in its state: a target must be the source.
       if spec.isInternal && !spec.terminates && sources.contains(where: { source in targets.contains { $0 != source } }) {
         throw .internalTransitionChangesState(event: spec.event)
       }
       if let timeout = spec.timeout, timeout < .zero {
-        throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
+        throw .invalidValue("\(timeout)", context: "the timeout of \(context())")
       }
       for source in sources {
         if source >= 0 && tree.kinds[Int(source)].isPseudostate {
-          throw .invalidStructure("\(context) leaves pseudostate '\(tree.paths[Int(source)])'; only states are sources")
+          throw .invalidStructure("\(context()) leaves pseudostate '\(tree.paths[Int(source)])'; only states are sources")
         }
         let event: Int32
         if spec.isEventless {
@@ -326,7 +327,9 @@ extension Statechart {
   }
 
   /// Several targets must lie in distinct regions of parallel states (S17a, S20).
-  private static func checkFork(_ targets: [Int32], tree: StateTree, context: String) throws(DefinitionError) {
+  private static func checkFork(
+    _ targets: [Int32], tree: StateTree, context: @autoclosure () -> String
+  ) throws(DefinitionError) {
     guard targets.count > 1 else { return }
     for (i, a) in targets.enumerated() {
       for b in targets[(i + 1)...] {
@@ -337,7 +340,7 @@ extension Statechart {
           || tree.kinds[Int(common)] != .parallel
         {
           throw .invalidStructure(
-            "\(context): '\(tree.paths[Int(a)])' and '\(tree.paths[Int(b)])' are not in distinct regions of one parallel state")
+            "\(context()): '\(tree.paths[Int(a)])' and '\(tree.paths[Int(b)])' are not in distinct regions of one parallel state")
         }
       }
     }

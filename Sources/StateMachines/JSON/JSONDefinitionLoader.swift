@@ -23,23 +23,6 @@ struct JSONDefinitionLoader<Model> {
     self.store = store
   }
 
-  /// The state types (`type`) and the keys each allows.
-  private static var keysByType: [String: Set<String>] {
-    let common: Set<String> = ["type", "description"]
-    let behaviour: Set<String> = ["on", "always", "after", "entry", "exit"]
-    return [
-      "atomic": common.union(behaviour),
-      "compound": common.union(behaviour).union(["states", "initial", "onDone"]),
-      "parallel": common.union(behaviour).union(["states", "onDone"]),
-      "final": common.union(["entry", "exit"]),
-      "history": common.union(["history", "target"]),
-      "junction": common.union(["paths"]),
-      "join": common.union(["target"]),
-    ]
-  }
-
-  private static var transitionKeys: Set<String> { ["target", "kind", "guard", "actions", "description"] }
-
   /// Whether `name` is a valid state name: a letter, then letters, digits, `_`, `-` or spaces
   /// (the schema's pattern).
   static func isValidStateName(_ name: String) -> Bool {
@@ -110,15 +93,15 @@ struct JSONDefinitionLoader<Model> {
     let type: String
     if let value = fields["type"] {
       type = try document.string(value, pointer + "/type")
-      guard Self.keysByType[type] != nil else {
+      guard JSONFormatKeys.byType[type] != nil else {
         throw document.error(
-          "unknown state type '\(type)'; expected one of \(Self.keysByType.keys.sorted().joined(separator: ", "))",
+          "unknown state type '\(type)'; expected one of \(JSONFormatKeys.byType.keys.sorted().joined(separator: ", "))",
           at: value, pointer + "/type")
       }
     } else {
       type = fields["states"] == nil ? "atomic" : "compound"
     }
-    let allowed = Self.keysByType[type]!
+    let allowed = JSONFormatKeys.byType[type]!
     for field in members where !allowed.contains(field.key) {
       throw document.error("key '\(field.key)' is not allowed in a state of type '\(type)'", at: field.value, pointer + JSONPointer.string([field.key]))
     }
@@ -233,14 +216,14 @@ struct JSONDefinitionLoader<Model> {
   }
 
   private mutating func readTransition(
-    _ value: JSONValue, _ pointer: String, extraKeys: Set<String> = []
+    _ value: JSONValue, _ pointer: String, allowed: Set<String> = JSONFormatKeys.transition
   ) throws(DefinitionError) -> WrittenTransition {
     var written = WrittenTransition()
     if case .string(let target) = value.kind {
       written.targets = [target]
       return written
     }
-    for member in try document.object(value, pointer, allowed: Self.transitionKeys.union(extraKeys)) {
+    for member in try document.object(value, pointer, allowed: allowed) {
       let memberPointer = pointer + "/" + member.key
       switch member.key {
       case "target":
@@ -314,7 +297,7 @@ struct JSONDefinitionLoader<Model> {
     if let value = fields["after"] {
       for (index, element) in try document.array(value, pointer + "/after").enumerated() {
         let elementPointer = pointer + "/after/\(index)"
-        let members = try document.object(element, elementPointer, allowed: Self.transitionKeys.union(["seconds"]))
+        let members = try document.object(element, elementPointer, allowed: JSONFormatKeys.timeout)
         guard let seconds = members.first(where: { $0.key == "seconds" }) else {
           throw document.error("a timeout needs 'seconds'", at: element, elementPointer)
         }
@@ -350,9 +333,9 @@ struct JSONDefinitionLoader<Model> {
     guard transitionCount <= document.limits.maxTransitions else {
       throw document.error("more transitions than the limit of \(document.limits.maxTransitions)", at: value, pointer)
     }
-    var extraKeys: Set<String> = []
-    if case .after = trigger { extraKeys = ["seconds"] }
-    let written = try readTransition(value, pointer, extraKeys: extraKeys)
+    var allowedKeys = JSONFormatKeys.transition
+    if case .after = trigger { allowedKeys = JSONFormatKeys.timeout }
+    let written = try readTransition(value, pointer, allowed: allowedKeys)
     let targetPointer = value.isString ? pointer : pointer + "/target"
     for target in written.targets { references.append((.name(target, scope: node), value, targetPointer)) }
     let kind = written.kind ?? (written.targets.isEmpty ? .internal : .external)
@@ -383,6 +366,27 @@ struct JSONDefinitionLoader<Model> {
     let delay = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     return "after.\(delay)s.\(path)"
   }
+}
+
+/// The keys of `statemachines/1`, made once (a generic type cannot store them).
+private enum JSONFormatKeys {
+  /// The state types (`type`) and the keys each allows.
+  static let byType: [String: Set<String>] = {
+    let common: Set<String> = ["type", "description"]
+    let behaviour: Set<String> = ["on", "always", "after", "entry", "exit"]
+    return [
+      "atomic": common.union(behaviour),
+      "compound": common.union(behaviour).union(["states", "initial", "onDone"]),
+      "parallel": common.union(behaviour).union(["states", "onDone"]),
+      "final": common.union(["entry", "exit"]),
+      "history": common.union(["history", "target"]),
+      "junction": common.union(["paths"]),
+      "join": common.union(["target"]),
+    ]
+  }()
+  /// The keys of a transition object, and of a timeout (`after`), which adds `seconds`.
+  static let transition: Set<String> = ["target", "kind", "guard", "actions", "description"]
+  static let timeout: Set<String> = transition.union(["seconds"])
 }
 
 extension JSONValue {
