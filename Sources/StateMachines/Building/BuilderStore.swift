@@ -53,7 +53,12 @@ final class BuilderStore<Model> {
     var name: String? = nil
   }
 
-  var nodes: [DeclaredNode<Model>] = []
+  var nodes: [DeclaredNode<Model>] = [] {
+    didSet { checkedTree = nil }
+  }
+  /// The tree of ``nodes``, when a loader has built it already to check its references; any change
+  /// to the nodes forgets it.
+  var checkedTree: StateTree?
   var rootInitial: [String] = []
   var rootInitialAction: MachineCallback<Model>?
   /// Every transition as declared, in order.
@@ -76,7 +81,9 @@ final class BuilderStore<Model> {
   var postsStateNotifications = false
 
   /// Names declared twice in one scope with different kinds (N6), reported when compiling.
-  var conflictingDeclarations: [String] = []
+  var conflictingDeclarations: [String] = [] {
+    didSet { checkedTree = nil }
+  }
   /// Where each declared node is, by (scope, parent path, name), so that declaring is linear.
   private var declaredIndex: [DeclarationKey: Int] = [:]
   /// The placeholders the root's `initialState` added, by name.

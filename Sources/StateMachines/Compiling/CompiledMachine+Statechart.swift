@@ -8,7 +8,8 @@ extension CompiledMachine {
     guard store.maxStepsPerRunToCompletion >= 1 else {
       throw .invalidValue("\(store.maxStepsPerRunToCompletion)", context: "maxStepsPerRunToCompletion")
     }
-    let tree = try StateTree(store)
+    let tree: StateTree
+    if let checked = store.checkedTree { tree = checked } else { tree = try StateTree(store) }
     guard tree.count > 0 else { throw .noStates }
     let eventNames = EventNames()
     guard store.maxEventlessMicrosteps >= 1 else {

@@ -18,8 +18,8 @@ final class Statechart<Model>: @unchecked Sendable {
     @usableFromInline let guardBody: MachineGuard<Model>?
     @usableFromInline let action: MachineCallback<Model>?
     /// The paths of the source and targets, for the `Transition` callbacks receive.
-    @usableFromInline var sourcePath = ""
-    @usableFromInline var targetPaths: [String] = []
+    @usableFromInline let sourcePath: String
+    @usableFromInline let targetPaths: [String]
   }
 
   /// One path of a junction (S17c), resolved.
@@ -93,12 +93,7 @@ final class Statechart<Model>: @unchecked Sendable {
     joinTargets: [Int32], joinSources: [[Int32]], doneEvents: [Int32]
   ) {
     self.tree = tree
-    self.transitions = transitions.map { transition in
-      var resolved = transition
-      resolved.sourcePath = tree.path(transition.source)
-      resolved.targetPaths = transition.targets.map { tree.paths[Int($0)] }
-      return resolved
-    }
+    self.transitions = transitions
     var from = [[Int32]](repeating: [], count: tree.count)
     var root: [Int32] = []
     for (index, transition) in transitions.enumerated() {
@@ -287,7 +282,8 @@ extension Statechart {
         transitions.append(
           ChartTransition(
             source: source, event: event, targets: effectiveTargets, kind: spec.isInternal ? .internal : spec.kind,
-            terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action))
+            terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action,
+            sourcePath: tree.path(source), targetPaths: effectiveTargets.map { tree.paths[Int($0)] }))
       }
     }
     for join in 0..<Int32(count) where tree.kinds[Int(join)] == .join {

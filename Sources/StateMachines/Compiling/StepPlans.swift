@@ -103,24 +103,33 @@ struct StepPlans: Sendable {
 
   // MARK: Building
 
-  private mutating func span(_ values: [Int32]) -> Span {
+  private mutating func span(_ values: some Collection<Int32>) -> Span {
     let start = Int32(pool.count)
     pool += values
     return Span(start: start, end: Int32(pool.count))
   }
 
   private mutating func candidate<Model>(
-    _ chart: Statechart<Model>, transitions: [Int32], exits: [Int32], entries: [Int32], defaultEntries: [Int32],
-    next: Int32, code: Code
+    _ chart: Statechart<Model>, transitions: some Collection<Int32>, exits: [Int32], entries: [Int32],
+    defaultEntries: [Int32], next: Int32, code: Code
   ) -> Candidate {
-    let exitsWithCode = exits.filter(code.state)
-    let entriesWithCode = entries.filter { state in
-      code.state(state) || (defaultEntries.contains(state) && chart.initialActions[Int(state)] != nil)
+    let transitionSpan = span(transitions)
+    let exitSpan = span(exits)
+    let entrySpan = span(entries)
+    let defaultSpan = span(defaultEntries)
+    // The lists without the states that run nothing, appended straight to the pool.
+    var start = Int32(pool.count)
+    for state in exits where code.state(state) { pool.append(state) }
+    let exitsWithCode = Span(start: start, end: Int32(pool.count))
+    start = Int32(pool.count)
+    for state in entries
+    where code.state(state) || (defaultEntries.contains(state) && chart.initialActions[Int(state)] != nil) {
+      pool.append(state)
     }
+    let entriesWithCode = Span(start: start, end: Int32(pool.count))
     return Candidate(
-      transitions: span(transitions), exits: span(exits), entries: span(entries),
-      defaultEntries: span(defaultEntries), exitsWithCode: span(exitsWithCode),
-      entriesWithCode: span(entriesWithCode), next: next,
+      transitions: transitionSpan, exits: exitSpan, entries: entrySpan, defaultEntries: defaultSpan,
+      exitsWithCode: exitsWithCode, entriesWithCode: entriesWithCode, next: next,
       isGuarded: transitions.contains { chart.transitions[Int($0)].guardBody != nil })
   }
 
@@ -128,6 +137,21 @@ struct StepPlans: Sendable {
     starts[slot] = Int32(candidates.count)
     candidates += planned
     ends[slot] = Int32(candidates.count)
+  }
+
+  /// The lists one nested slot is planned in, reused from slot to slot: planning a large chart
+  /// visits every (leaf, event) slot, and fresh arrays for each would dominate loading it.
+  private struct NestedScratch {
+    /// The active states with the leaf active: it, then its ancestors.
+    var active: [Int32] = []
+    var exits: [Int32] = []
+    var entries: [Int32] = []
+    var defaultEntries: [Int32] = []
+    var planned: [Candidate] = []
+    /// Per event, the leaf's candidate transitions in selection order (S4); `events` lists the
+    /// events with any, so that clearing is proportional to them.
+    var byEvent: [[Int32]]
+    var events: [Int32] = []
   }
 
   /// Plans every slot of a nested chart that the plan can serve, and returns the fast-table
@@ -138,51 +162,68 @@ struct StepPlans: Sendable {
     var plans = StepPlans(height: chart.count, events: events)
     guard !chart.hasEventless else { return plans }
     let tree = chart.tree
+    var scratch = NestedScratch(byEvent: Array(repeating: [], count: events))
     for leaf in 0..<Int32(tree.count) where chart.isAtomic(leaf) && tree.kinds[Int(leaf)] != .final {
-      // The active states with `leaf` active: it and its ancestors.
-      let active = [leaf] + tree.ancestors(of: leaf)
-      var byEvent: [Int32: [Int32]] = [:]
-      for holder in active + [-1] {
-        for index in chart.transitions(from: holder) where chart.transitions[Int(index)].event >= 0 {
-          byEvent[chart.transitions[Int(index)].event, default: []].append(index)
+      scratch.active.removeAll(keepingCapacity: true)
+      var state = leaf
+      while state != -1 {
+        scratch.active.append(state)
+        state = tree.parents[Int(state)]
+      }
+      // The leaf, its ancestors, then the root (S4's order).
+      for position in 0...scratch.active.count {
+        let holder = position < scratch.active.count ? scratch.active[position] : -1
+        for index in chart.transitions(from: holder) {
+          let event = chart.transitions[Int(index)].event
+          guard event >= 0 else { continue }
+          if scratch.byEvent[Int(event)].isEmpty { scratch.events.append(event) }
+          scratch.byEvent[Int(event)].append(index)
         }
       }
-      for (event, transitions) in byEvent {
-        var planned: [Candidate] = []
+      for event in scratch.events {
+        scratch.planned.removeAll(keepingCapacity: true)
         var silent = false
-        for index in transitions {
-          let transition = chart.transitions[Int(index)]
-          guard let step = nestedStep(chart, transition, leaf: leaf, active: active) else {
-            planned = []
+        for index in scratch.byEvent[Int(event)] {
+          guard let next = nestedStep(chart, transition: index, leaf: leaf, &scratch) else {
+            scratch.planned.removeAll(keepingCapacity: true)
             break
           }
-          planned.append(
+          scratch.planned.append(
             plans.candidate(
-              chart, transitions: [index], exits: step.exits, entries: step.entries,
-              defaultEntries: step.defaultEntries, next: step.leaf, code: code))
+              chart, transitions: CollectionOfOne(index), exits: scratch.exits, entries: scratch.entries,
+              defaultEntries: scratch.defaultEntries, next: next, code: code))
+          let unguarded = chart.transitions[Int(index)].guardBody == nil
           silent =
-            planned.count == 1 && transition.guardBody == nil && transition.action == nil && !code.event(event)
-            && !(step.exits + step.entries).contains(where: code.state)
-            && step.defaultEntries.allSatisfy { chart.initialActions[Int($0)] == nil }
-          if transition.guardBody == nil { break }
+            scratch.planned.count == 1 && unguarded && chart.transitions[Int(index)].action == nil
+            && !code.event(event) && !scratch.exits.contains(where: code.state)
+            && !scratch.entries.contains(where: code.state)
+            && scratch.defaultEntries.allSatisfy { chart.initialActions[Int($0)] == nil }
+          if unguarded { break }
         }
-        guard !planned.isEmpty else { continue }
+        scratch.byEvent[Int(event)].removeAll(keepingCapacity: true)
+        guard !scratch.planned.isEmpty else { continue }
         let slot = Int(event) * chart.count + Int(leaf)
-        plans.setPlan(slot, planned)
-        fast[slot] = silent ? planned[0].next : fullStep
+        plans.setPlan(slot, scratch.planned)
+        fast[slot] = silent ? scratch.planned[0].next : fullStep
       }
+      scratch.events.removeAll(keepingCapacity: true)
     }
     return plans
   }
 
-  /// The exits and entries of one transition from `leaf`, or `nil` if it needs the full step: a
-  /// history, junction or join target, a final state entered, a state with history exited, `die`.
+  /// The exits and entries of transition `index` from `leaf`, left in `scratch`, and the leaf it
+  /// ends in; or `nil` if it needs the full step: a history, junction or join target, a final
+  /// state entered, a state with history exited, `die`.
   private static func nestedStep<Model>(
-    _ chart: Statechart<Model>, _ transition: Statechart<Model>.ChartTransition, leaf: Int32, active: [Int32]
-  ) -> (exits: [Int32], entries: [Int32], defaultEntries: [Int32], leaf: Int32)? {
+    _ chart: Statechart<Model>, transition index: Int32, leaf: Int32, _ scratch: inout NestedScratch
+  ) -> Int32? {
     let tree = chart.tree
+    scratch.exits.removeAll(keepingCapacity: true)
+    scratch.entries.removeAll(keepingCapacity: true)
+    scratch.defaultEntries.removeAll(keepingCapacity: true)
+    let transition = chart.transitions[Int(index)]
     if transition.terminates { return nil }
-    if transition.targets.isEmpty { return ([], [], [], leaf) }
+    if transition.targets.isEmpty { return leaf }
     guard transition.targets.count == 1, case let target = transition.targets[0],
       [.atomic, .compound].contains(tree.kinds[Int(target)])
     else { return nil }
@@ -200,33 +241,41 @@ struct StepPlans: Sendable {
       domain = target
       entersTarget = false
     } else {
-      domain = -1
-      for ancestor in tree.ancestors(of: source) where chart.isCompound(ancestor) && tree.isDescendant(target, of: ancestor) {
-        domain = ancestor
-        break
+      domain = tree.parents[Int(source)]
+      while domain != -1 && !(chart.isCompound(domain) && tree.isDescendant(target, of: domain)) {
+        domain = tree.parents[Int(domain)]
       }
     }
-    let exits = active.filter { tree.isDescendant($0, of: domain) }
+    for state in scratch.active where tree.isDescendant(state, of: domain) { scratch.exits.append(state) }
     // Entries: the target's ancestors below the domain, the target, then its default descendants.
-    var entries = (entersTarget ? [target] : []) + tree.ancestors(of: target).filter { tree.isDescendant($0, of: domain) }
-    entries.reverse()
-    var defaultEntries: [Int32] = []
+    if entersTarget { scratch.entries.append(target) }
+    var ancestor = tree.parents[Int(target)]
+    while ancestor != -1 && tree.isDescendant(ancestor, of: domain) {
+      scratch.entries.append(ancestor)
+      ancestor = tree.parents[Int(ancestor)]
+    }
+    scratch.entries.reverse()
     var current = target
     while chart.isCompound(current) {
-      if entersTarget || current != target { defaultEntries.append(current) }
+      if entersTarget || current != target { scratch.defaultEntries.append(current) }
       let initial = chart.initial[Int(current)]
       guard initial.count == 1 else { return nil }
       let next = initial[0]
-      // An initial state deeper than a child enters the states between.
-      let between = tree.ancestors(of: next).filter { tree.isDescendant($0, of: current) }.reversed()
-      entries += between
-      entries.append(next)
+      // An initial state deeper than a child enters the states between, parents first.
+      let mark = scratch.entries.count
+      var between = tree.parents[Int(next)]
+      while between != current {
+        scratch.entries.append(between)
+        between = tree.parents[Int(between)]
+      }
+      scratch.entries[mark...].reverse()
+      scratch.entries.append(next)
       current = next
     }
     guard tree.kinds[Int(current)] == .atomic else { return nil }
-    if exits.contains(where: { !chart.historyChildren[Int($0)].isEmpty }) { return nil }
-    if entries.contains(where: { tree.kinds[Int($0)] == .final || chart.isParallel($0) }) { return nil }
-    return (exits, entries, defaultEntries, current)
+    if scratch.exits.contains(where: { !chart.historyChildren[Int($0)].isEmpty }) { return nil }
+    if scratch.entries.contains(where: { tree.kinds[Int($0)] == .final || chart.isParallel($0) }) { return nil }
+    return current
   }
 
   /// Numbers the legal configurations of a parallel chart (at most ``maxConfigurations``) and

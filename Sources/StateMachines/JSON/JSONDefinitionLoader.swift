@@ -15,7 +15,16 @@ struct JSONDefinitionLoader<Model> {
   private var transitionCount = 0
   /// Every state reference the document makes, checked once the tree is known, so that an
   /// unknown or ambiguous name is reported where it is written.
-  private var references: [(reference: StateReference, value: JSONValue, pointer: String)] = []
+  private var references: [Reference] = []
+
+  /// A state reference as written, and, for a transition's target, where it is in the store, so
+  /// that compiling finds it resolved (`.node`) rather than resolving it again.
+  private struct Reference {
+    let reference: StateReference
+    let value: JSONValue
+    let pointer: String
+    var target: (spec: Int, index: Int)? = nil
+  }
 
   init(_ document: JSONDocument, bindings: Bindings<Model>, store: BuilderStore<Model>) {
     self.document = document
@@ -50,7 +59,10 @@ struct JSONDefinitionLoader<Model> {
         let names = try document.strings(member.value, pointer)
         store.rootInitial = names
         for (index, name) in names.enumerated() {
-          references.append((.name(name, scope: -1), member.value, names.count > 1 ? pointer + "/\(index)" : pointer))
+          references.append(
+            Reference(
+              reference: .name(name, scope: -1), value: member.value,
+              pointer: names.count > 1 ? pointer + "/\(index)" : pointer))
         }
       default:
         states = member
@@ -65,9 +77,15 @@ struct JSONDefinitionLoader<Model> {
   }
 
   /// Resolves every reference by N4/N5 against the declared tree.
-  private func checkReferences() throws(DefinitionError) {
+  private mutating func checkReferences() throws(DefinitionError) {
     let tree = try document.tree(of: store)
-    for (reference, value, pointer) in references { _ = try document.resolve(reference, in: tree, at: value, pointer) }
+    for written in references {
+      let state = try document.resolve(written.reference, in: tree, at: written.value, written.pointer)
+      if let (spec, index) = written.target {
+        store.declaredTransitions[spec].to[index] = .node(tree.declaredOf[Int(state)])
+      }
+    }
+    store.checkedTree = tree
   }
 
   // MARK: States
@@ -136,13 +154,15 @@ struct JSONDefinitionLoader<Model> {
       if let value = fields["target"] {
         let targets = try document.strings(value, pointer + "/target")
         store.nodes[node].targets = targets
-        for target in targets { references.append((.name(target, scope: parent), value, pointer + "/target")) }
+        for target in targets {
+          references.append(Reference(reference: .name(target, scope: parent), value: value, pointer: pointer + "/target"))
+        }
       }
     case "join":
       guard let value = fields["target"] else { throw document.error("a join needs a 'target'", at: member.value, pointer) }
       let target = try document.string(value, pointer + "/target")
       store.nodes[node].targets = [target]
-      references.append((.name(target, scope: parent), value, pointer + "/target"))
+      references.append(Reference(reference: .name(target, scope: parent), value: value, pointer: pointer + "/target"))
     case "junction":
       try loadJunction(fields["paths"], node: node, parent: parent, at: member.value, pointer)
     default:
@@ -159,7 +179,9 @@ struct JSONDefinitionLoader<Model> {
     if let value = fields["initial"] {
       let names = try document.strings(value, pointer + "/initial")
       store.nodes[node].initial = names
-      for target in names { references.append((.name(target, scope: node), value, pointer + "/initial")) }
+      for target in names {
+        references.append(Reference(reference: .name(target, scope: node), value: value, pointer: pointer + "/initial"))
+      }
     }
     for (key, isEntry) in [("entry", true), ("exit", false)] {
       guard let value = fields[key] else { continue }
@@ -192,7 +214,8 @@ struct JSONDefinitionLoader<Model> {
       if transition.guardName == nil && index != elements.count - 1 {
         throw document.error("only the last path of a junction may have no guard", at: element, pathPointer)
       }
-      references.append((.name(transition.targets[0], scope: parent), element, pathPointer + "/target"))
+      references.append(
+        Reference(reference: .name(transition.targets[0], scope: parent), value: element, pointer: pathPointer + "/target"))
       var path = JunctionPath<Model>(
         target: .name(transition.targets[0], scope: parent), guardBody: transition.guardBody, action: transition.action)
       path.guardName = transition.guardName
@@ -337,7 +360,12 @@ struct JSONDefinitionLoader<Model> {
     if case .after = trigger { allowedKeys = JSONFormatKeys.timeout }
     let written = try readTransition(value, pointer, allowed: allowedKeys)
     let targetPointer = value.isString ? pointer : pointer + "/target"
-    for target in written.targets { references.append((.name(target, scope: node), value, targetPointer)) }
+    for (index, target) in written.targets.enumerated() {
+      references.append(
+        Reference(
+          reference: .name(target, scope: node), value: value, pointer: targetPointer,
+          target: (store.declaredTransitions.count, index)))
+    }
     let kind = written.kind ?? (written.targets.isEmpty ? .internal : .external)
     var event = ""
     if case .event(let name) = trigger { event = name }

@@ -23,6 +23,9 @@ extension StateMachineDefinition {
   ///   ``DefinitionError/unboundName(_:at:line:column:)`` for a guard or action `bind` does not
   ///   supply; any other ``DefinitionError`` the definition's checks find. A binding the document
   ///   never uses is reported in ``definitionWarnings``.
+  // Pre-specialised for the dynamic machine, which most loaded definitions drive: the loader and
+  // the compiler then run without generic metadata lookups and value witnesses.
+  @_specialize(exported: true, where Model == DynamicStateMachine)
   public convenience init(
     json data: Data, limits: JSONLimits = JSONLimits(), clock: any Clock<Duration> = ContinuousClock(),
     bind: (inout Bindings<Model>) -> Void = { _ in }, _ build: (StateMachineBuilder<Model>) -> Void = { _ in }
