@@ -159,15 +159,16 @@ final class BuilderStore<Model> {
     if let uniqueTransitions { return uniqueTransitions }
     var plain: Set<PlainTransitionKey> = []
     plain.reserveCapacity(declaredTransitions.count)
-    let unique = declaredTransitions.filter { spec in
-      guard spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil else {
-        return true
-      }
-      return plain.insert(
-        PlainTransitionKey(
+    var unique: [TransitionSpec] = []
+    unique.reserveCapacity(declaredTransitions.count)
+    for spec in declaredTransitions {
+      if spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil {
+        let key = PlainTransitionKey(
           event: spec.event, from: spec.from, to: spec.to, kind: spec.kind, eventless: spec.isEventless,
           terminates: spec.terminates)
-      ).inserted
+        guard plain.insert(key).inserted else { continue }
+      }
+      unique.append(spec)
     }
     uniqueTransitions = unique
     return unique

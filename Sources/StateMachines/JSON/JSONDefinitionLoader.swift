@@ -22,7 +22,8 @@ struct JSONDefinitionLoader<Model> {
   private struct Reference {
     let reference: StateReference
     let value: JSONValue
-    let pointer: String
+    /// `nil`: the pointer of `value`, found only for an error.
+    var pointer: String? = nil
     var target: (spec: Int, index: Int)? = nil
   }
 
@@ -80,7 +81,8 @@ struct JSONDefinitionLoader<Model> {
   private mutating func checkReferences() throws(DefinitionError) {
     let tree = try document.tree(of: store)
     for written in references {
-      let state = try document.resolve(written.reference, in: tree, at: written.value, written.pointer)
+      let state = try document.resolve(
+        written.reference, in: tree, at: written.value, written.pointer ?? document.pointer(to: written.value))
       if let (spec, index) = written.target {
         store.declaredTransitions[spec].to[index] = .node(tree.declaredOf[Int(state)])
       }
@@ -230,6 +232,8 @@ struct JSONDefinitionLoader<Model> {
   /// A transition as written: a target string, or an object.
   private struct WrittenTransition {
     var targets: [String] = []
+    /// Where each target is written.
+    var targetValues: [JSONValue] = []
     var kind: TransitionKind?
     var guardName: String?
     var guardBody: MachineGuard<Model>?
@@ -239,39 +243,43 @@ struct JSONDefinitionLoader<Model> {
   }
 
   private mutating func readTransition(
-    _ value: JSONValue, _ pointer: String, allowed: Set<String> = JSONFormatKeys.transition
+    _ value: JSONValue, _ pointer: @autoclosure () -> String, allowed: Set<String> = JSONFormatKeys.transition
   ) throws(DefinitionError) -> WrittenTransition {
     var written = WrittenTransition()
     if case .string(let target) = value.kind {
       written.targets = [target]
+      written.targetValues = [value]
       return written
     }
-    for member in try document.object(value, pointer, allowed: allowed) {
-      let memberPointer = pointer + "/" + member.key
+    for member in try document.object(value, pointer(), allowed: allowed) {
+      // Made only for an error message.
+      func memberPointer() -> String { pointer() + "/" + member.key }
       switch member.key {
       case "target":
-        written.targets = try document.strings(member.value, memberPointer)
+        written.targets = try document.strings(member.value, memberPointer())
+        if case .array(let elements) = member.value.kind { written.targetValues = elements } else { written.targetValues = [member.value] }
       case "kind":
-        switch try document.string(member.value, memberPointer) {
+        switch try document.string(member.value, memberPointer()) {
         case "external": written.kind = .external
         case "local": written.kind = .local
         case "internal": written.kind = .internal
         case let other:
-          throw document.error("unknown kind '\(other)'; expected external, local or internal", at: member.value, memberPointer)
+          throw document.error(
+            "unknown kind '\(other)'; expected external, local or internal", at: member.value, memberPointer())
         }
       case "guard":
-        let name = try document.string(member.value, memberPointer)
+        let name = try document.string(member.value, memberPointer())
         guard let body = bindings.guardBody(named: name) else {
-          throw document.unbound("guard '\(name)'", at: member.value, memberPointer)
+          throw document.unbound("guard '\(name)'", at: member.value, memberPointer())
         }
         usedGuards.insert(name)
         written.guardName = name
         written.guardBody = .withTransition(body)
       case "actions":
-        let names = try document.strings(member.value, memberPointer)
+        let names = try document.strings(member.value, memberPointer())
         var bodies: [(Model, Transition) throws -> Void] = []
         for (index, name) in names.enumerated() {
-          bodies.append(try boundAction(name, at: member.value, memberPointer + (member.value.isArray ? "/\(index)" : "")))
+          bodies.append(try boundAction(name, at: member.value, memberPointer() + (member.value.isArray ? "/\(index)" : "")))
         }
         written.actionNames = names
         if !bodies.isEmpty {
@@ -280,7 +288,7 @@ struct JSONDefinitionLoader<Model> {
           }
         }
       case "description":
-        written.description = try document.string(member.value, memberPointer)
+        written.description = try document.string(member.value, memberPointer())
       default:
         break
       }
@@ -289,9 +297,9 @@ struct JSONDefinitionLoader<Model> {
   }
 
   private mutating func boundAction(
-    _ name: String, at value: JSONValue, _ pointer: String
+    _ name: String, at value: JSONValue, _ pointer: @autoclosure () -> String
   ) throws(DefinitionError) -> (Model, Transition) throws -> Void {
-    guard let body = bindings.actionBody(named: name) else { throw document.unbound("action '\(name)'", at: value, pointer) }
+    guard let body = bindings.actionBody(named: name) else { throw document.unbound("action '\(name)'", at: value, pointer()) }
     usedActions.insert(name)
     return body
   }
@@ -305,13 +313,14 @@ struct JSONDefinitionLoader<Model> {
   }
 
   private mutating func loadTransitions(
-    _ fields: [String: JSONValue], of node: Int, this: StateReference, path: String, _ pointer: String
+    _ fields: JSONFields, of node: Int, this: StateReference, path: String, _ pointer: String
   ) throws(DefinitionError) {
     if let value = fields["on"] {
       for member in try document.object(value, pointer + "/on") {
-        let eventPointer = pointer + "/on" + JSONPointer.string([member.key])
-        let event = try document.name(member.key, at: member.value, eventPointer, what: "event")
-        try loadList(member.value, eventPointer, trigger: .event(event), node: node, this: this)
+        // Made only for an error message.
+        func eventPointer() -> String { pointer + "/on" + JSONPointer.string([member.key]) }
+        let event = try document.name(member.key, at: member.value, eventPointer(), what: "event")
+        try loadList(member.value, eventPointer(), trigger: .event(event), node: node, this: this)
       }
     }
     if let value = fields["always"] {
@@ -338,32 +347,33 @@ struct JSONDefinitionLoader<Model> {
 
   /// A target string, a transition object, or an array of them (in priority order).
   private mutating func loadList(
-    _ value: JSONValue, _ pointer: String, trigger: Trigger, node: Int, this: StateReference
+    _ value: JSONValue, _ pointer: @autoclosure () -> String, trigger: Trigger, node: Int, this: StateReference
   ) throws(DefinitionError) {
     if case .array(let elements) = value.kind {
       for (index, element) in elements.enumerated() {
-        try loadTransition(element, pointer + "/\(index)", trigger: trigger, node: node, this: this, path: "")
+        try loadTransition(element, pointer() + "/\(index)", trigger: trigger, node: node, this: this, path: "")
       }
     } else {
-      try loadTransition(value, pointer, trigger: trigger, node: node, this: this, path: "")
+      try loadTransition(value, pointer(), trigger: trigger, node: node, this: this, path: "")
     }
   }
 
   private mutating func loadTransition(
-    _ value: JSONValue, _ pointer: String, trigger: Trigger, node: Int, this: StateReference, path: String
+    _ value: JSONValue, _ pointer: @autoclosure () -> String, trigger: Trigger, node: Int, this: StateReference,
+    path: String
   ) throws(DefinitionError) {
     transitionCount += 1
     guard transitionCount <= document.limits.maxTransitions else {
-      throw document.error("more transitions than the limit of \(document.limits.maxTransitions)", at: value, pointer)
+      throw document.error("more transitions than the limit of \(document.limits.maxTransitions)", at: value, pointer())
     }
     var allowedKeys = JSONFormatKeys.transition
     if case .after = trigger { allowedKeys = JSONFormatKeys.timeout }
-    let written = try readTransition(value, pointer, allowed: allowedKeys)
-    let targetPointer = value.isString ? pointer : pointer + "/target"
+    let written = try readTransition(value, pointer(), allowed: allowedKeys)
+    // Each target is reported where it is written; its pointer is found only for an error.
     for (index, target) in written.targets.enumerated() {
       references.append(
         Reference(
-          reference: .name(target, scope: node), value: value, pointer: targetPointer,
+          reference: .name(target, scope: node), value: written.targetValues[index],
           target: (store.declaredTransitions.count, index)))
     }
     let kind = written.kind ?? (written.targets.isEmpty ? .internal : .external)
@@ -375,7 +385,7 @@ struct JSONDefinitionLoader<Model> {
     switch trigger {
     case .always: spec.isEventless = true
     case .done:
-      guard written.targets.count <= 1 else { throw document.error("onDone takes one target", at: value, pointer) }
+      guard written.targets.count <= 1 else { throw document.error("onDone takes one target", at: value, pointer()) }
       spec.isDoneTransition = true
     case .after(let seconds): spec.timeout = .seconds(seconds)
     case .event: break

@@ -142,7 +142,7 @@ struct TBDefinitionLoader<Model> {
   }
 
   /// A fork, join or junction: its incoming transitions (each with an event) and outgoing ones.
-  private mutating func loadCompound(_ value: JSONValue, _ fields: [String: JSONValue], _ pointer: String) throws(DefinitionError) {
+  private mutating func loadCompound(_ value: JSONValue, _ fields: JSONFields, _ pointer: String) throws(DefinitionError) {
     _ = try document.object(value, pointer, allowed: ["type", "name", "vertices", "pseudo_state"])
     guard let vertices = fields["vertices"] else { throw document.error("a compound transition needs 'vertices'", at: value, pointer) }
     guard let pseudo = fields["pseudo_state"] else { throw document.error("a compound transition needs 'pseudo_state'", at: value, pointer) }
