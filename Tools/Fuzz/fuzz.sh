@@ -49,10 +49,26 @@ MAP
 run() {
   local name=$1 seconds=$2
   mkdir -p "$out/corpus/$name" "$out/artifacts"
+  # FoundationXML leaks a CFError for every malformed document (see lsan.supp). To libFuzzer every
+  # such input then looks leaky and gets a full leak scan, which slowed the SCXML harness to 20
+  # executions a second; it runs without leak detection (the JSON and TB harnesses keep it, over
+  # the same runtime), in chunks of at most five minutes so that the leaked errors stay within
+  # the memory limit.
+  local leaks=1 chunk=$seconds
+  if [ "$name" = scxml ]; then leaks=0; chunk=300; fi
+  while [ "$seconds" -gt 0 ]; do
+    local this=$(( seconds < chunk ? seconds : chunk ))
+    run_once "$name" "$this" "$leaks"
+    seconds=$(( seconds - this ))
+  done
+}
+
+run_once() {
+  local name=$1 seconds=$2 leaks=$3
   LSAN_OPTIONS="suppressions=$root/Tools/Fuzz/lsan.supp:print_suppressions=0" \
     "$out/bin/fuzz-$name" "$out/corpus/$name" "$root/Tools/Fuzz/Seeds/$name" \
-    -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=65536 \
-    -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 2>&1 | tee "$out/$name.log" | grep -E "^#|Done|ERROR|stat::" | tail -4
+    -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=65536 -detect_leaks="$leaks" \
+    -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 2>&1 | tee -a "$out/$name.log" | grep -E "^#|Done|ERROR|stat::" | tail -4
   test "${PIPESTATUS[0]}" -eq 0
 }
 
