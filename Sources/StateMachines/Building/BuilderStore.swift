@@ -65,6 +65,9 @@ final class BuilderStore<Model> {
   var declaredTransitions: [TransitionSpec] = [] {
     didSet { uniqueTransitions = nil }
   }
+  /// How many of the first declared transitions are known to hold no repeats: a loader that
+  /// checked them sets it.
+  var knownUniqueCount = -1
   /// ``transitions``, computed once (compiling reads it several times).
   private var uniqueTransitions: [TransitionSpec]?
   var beforeCallbacks: [NamedCallback] = []
@@ -157,6 +160,11 @@ final class BuilderStore<Model> {
   /// (no guard, no action) twice is harmless.
   var transitions: [TransitionSpec] {
     if let uniqueTransitions { return uniqueTransitions }
+    // A loader that checked its transitions for repeats spares the hashing of every one of them.
+    if declaredTransitions.count == knownUniqueCount {
+      uniqueTransitions = declaredTransitions
+      return declaredTransitions
+    }
     var plain: Set<PlainTransitionKey> = []
     plain.reserveCapacity(declaredTransitions.count)
     var unique: [TransitionSpec] = []

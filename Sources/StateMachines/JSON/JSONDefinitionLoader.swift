@@ -75,6 +75,8 @@ struct JSONDefinitionLoader<Model> {
     for child in children { try loadState(child, in: -1, path: "", pointer: "/states") }
     try checkReferences()
     if !store.isHierarchical { store.nameTopLevelReferences() }
+    // A document declares each event once per state and `loadList` drops repeated plain targets.
+    store.knownUniqueCount = store.declaredTransitions.count
   }
 
   /// Resolves every reference by N4/N5 against the declared tree.
@@ -350,7 +352,10 @@ struct JSONDefinitionLoader<Model> {
     _ value: JSONValue, _ pointer: @autoclosure () -> String, trigger: Trigger, node: Int, this: StateReference
   ) throws(DefinitionError) {
     if case .array(let elements) = value.kind {
+      // A plain target written twice is one transition, as declaring it twice in code is.
+      var plainTargets: Set<String> = []
       for (index, element) in elements.enumerated() {
+        if case .string(let target) = element.kind, !plainTargets.insert(target).inserted { continue }
         try loadTransition(element, pointer() + "/\(index)", trigger: trigger, node: node, this: this, path: "")
       }
     } else {

@@ -117,6 +117,25 @@ struct JSONDefinitionTests {
     #expect(definition.definitionWarnings == ["action 'unused' is bound but the document does not use it"])
   }
 
+  @Test("a plain target written twice in a list is one transition; code repeating a loaded one adds none")
+  func repeatedPlainTargets() throws {
+    let text = #"{"states": {"a": {"on": {"go": ["b", "b"], "back": "a"}}, "b": {"on": {"back": "a"}}}}"#
+    let loaded = try StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8))
+    func targets(_ definition: StateMachineDefinition<DynamicStateMachine>) throws -> Int {
+      try definition.jsonDefinition().components(separatedBy: #""target""#).count - 1
+    }
+    // a: go -> b (once), back -> a; b: back -> a.
+    #expect(try targets(loaded) == 3)
+    let repeated = try StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8), bind: { _ in }) { sm in
+      sm.when("go", transitionFrom: "a", to: "b")
+      sm.when("go", transitionFrom: "b", to: "a")
+    }
+    // The repeat of a -> b is dropped; b -> a is new.
+    #expect(try targets(repeated) == 4)
+    let machine = DynamicStateMachine(repeated)
+    #expect(machine.fire("go") && machine.state == "b" && machine.fire("go") && machine.state == "a")
+  }
+
   @Test("code adds callbacks and transitions by path after loading")
   func codeAfterLoading() throws {
     let counters = Counters()
@@ -155,7 +174,7 @@ struct JSONDefinitionTests {
       (#"{"states": {"a": {"on": {"go": {"to": "a"}}}}}"#, "unknown key 'to'; expected one of actions, description, guard, kind, target", "/states/a/on/go/to"),
       (#"{"states": {"a": {"on": {"go": 3}}}}"#, "expected an object, found a number", "/states/a/on/go"),
       (#"{"states": {"a": {"on": {"go": "nowhere"}}}}"#, "'nowhere' names undeclared state 'nowhere'", "/states/a/on/go"),
-      (#"{"states": {"a": {"on": {"go": {"target": ["a", "zz"]}}}}}"#, "'zz' names undeclared state 'zz'", "/states/a/on/go/target"),
+      (#"{"states": {"a": {"on": {"go": {"target": ["a", "zz"]}}}}}"#, "'zz' names undeclared state 'zz'", "/states/a/on/go/target/1"),
       (#"{"states": {"a": {"on": {"go": "b/x"}}, "b": {}}}"#, "'b/x' names invalid path 'b/x': 'b' has no child 'x'", "/states/a/on/go"),
       (#"{"states": {"a": {"after": [{"target": "a"}]}}}"#, "a timeout needs 'seconds'", "/states/a/after/0"),
       (#"{"states": {"a": {"after": [{"seconds": -1, "target": "a"}]}}}"#, "'seconds' must be positive (and at most 1e9)", "/states/a/after/0/seconds"),
