@@ -6,14 +6,16 @@ extension StateMachineDefinition {
   /// finals, history, initial states and transitions with their events, conditions and types;
   /// `<raise>`, `<send>` (with `delay`, on `clock`) and `<log>` (ignored). A `cond` other than
   /// `true`, `false` and `In('id')` combinations, and any other executable element, must be
-  /// bound in `bind` by its text.
+  /// bound in `bind` by its text. `build` may then add states, transitions and callbacks in
+  /// code, addressing the document's states by path, or set limits such as
+  /// ``StateMachineBuilder/maxStepsPerRunToCompletion``.
   ///
   /// - Throws: ``DefinitionError/invalidDocument(_:line:column:)`` for malformed XML, an
   ///   unsupported element, an unknown id or an unbound name; any other ``DefinitionError`` the
   ///   definition's checks find.
   public convenience init(
     scxml data: Data, clock: any Clock<Duration> = ContinuousClock(),
-    bind: (inout Bindings<Model>) -> Void = { _ in }
+    bind: (inout Bindings<Model>) -> Void = { _ in }, _ build: (StateMachineBuilder<Model>) -> Void = { _ in }
   ) throws(DefinitionError) {
     var bindings = Bindings<Model>()
     bind(&bindings)
@@ -21,6 +23,7 @@ extension StateMachineDefinition {
     self.init { sm in
       sm.clock = clock
       for operation in importer.operations { operation(sm) }
+      build(sm)
     }
     try validate()
   }
@@ -28,11 +31,12 @@ extension StateMachineDefinition {
 
 extension DynamicStateMachine {
   /// A machine in the initial configuration of an SCXML document; see
-  /// ``StateMachines/StateMachineDefinition/init(scxml:clock:bind:)``.
+  /// ``StateMachines/StateMachineDefinition/init(scxml:clock:bind:_:)``.
   public convenience init(
     scxml data: Data, clock: any Clock<Duration> = ContinuousClock(),
-    bind: (inout Bindings<DynamicStateMachine>) -> Void = { _ in }
+    bind: (inout Bindings<DynamicStateMachine>) -> Void = { _ in },
+    _ build: (StateMachineBuilder<DynamicStateMachine>) -> Void = { _ in }
   ) throws(DefinitionError) {
-    self.init(try StateMachineDefinition(scxml: data, clock: clock, bind: bind))
+    self.init(try StateMachineDefinition(scxml: data, clock: clock, bind: bind, build))
   }
 }

@@ -51,4 +51,50 @@ struct SCXMLFuzzRegressionTests {
     #expect(weakMachine == nil)
     #expect(weakDefinition == nil)
   }
+
+  /// The harness's timeout: `y1` raises `r` on entry and `r` re-enters `y1`, so every event in the
+  /// parallel state runs to the cap. Under AddressSanitizer the default 10,000 steps took over a
+  /// second; the harness now lowers the cap through the `build` step.
+  static let raiseLoop = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a" datamodel="null">
+      <state id="a" initial="a1">
+        <state id="a1"><transition event="go" target="a2"/></state>
+        <state id="a2"><transition cond="In('a2')" target="p"/></state>
+        <history id="h" type="deep"><transition target="a1"/></history>
+      </state>
+      <parallel id="p">
+        <state id="x"><state id="x1"><transition event="done" target="xf"/></state><final id="xf"/></state>
+        <state id="y"><state id="y1"><onentry><raise event="r"/></onentry><transition event="r" target="y1"/></state><state id="y2"/></state>
+        <transition event="back" target="h"/>
+      </parallel>
+      <final id="end"/>
+    </scxml>
+    """
+
+  @Test("a raise loop stops at the run-to-completion cap set in the build step, in a legal configuration")
+  func raiseLoopStopsAtTheCap() throws {
+    let log = LogLines()
+    let definition = try StateMachineDefinition<DynamicStateMachine>(scxml: Data(Self.raiseLoop.utf8), bind: { _ in }) { sm in
+      sm.maxStepsPerRunToCompletion = 50
+      sm.log = StateMachineLog { log.append($0) }
+    }
+    let machine = DynamicStateMachine(definition)
+    try machine.startStateMachine()
+    #expect(machine.state == "a/a1")
+    #expect(machine.fire("go"))
+    #expect(log.lines.contains { $0.contains("stopped after 50 steps") })
+    #expect(machine.state == "p/x/x1,p/y/y1")
+    // Back through the deep history, which recorded a2: its eventless transition enters p again
+    // (S12, S15), and the loop stops at the cap again.
+    log.lines.removeAll()
+    #expect(machine.fire("back"))
+    #expect(log.lines.contains { $0.contains("stopped after 50 steps") })
+    #expect(machine.state == "p/x/x1,p/y/y1")
+  }
+}
+
+/// Log lines collected from a machine (the log's closure is `@Sendable`).
+private final class LogLines: @unchecked Sendable {
+  var lines: [String] = []
+  func append(_ line: String) { lines.append(line) }
 }

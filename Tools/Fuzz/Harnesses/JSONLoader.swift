@@ -4,6 +4,6 @@ import StateMachines
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONLoader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  FuzzDriver.load { try StateMachineDefinition<DynamicStateMachine>(json: Data(bytes: data, count: size), clock: $0) }
+  FuzzDriver.load { try StateMachineDefinition<DynamicStateMachine>(json: Data(bytes: data, count: size), clock: $0.clock, bind: { _ in }, $0.limit) }
   return 0
 }

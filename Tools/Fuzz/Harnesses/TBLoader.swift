@@ -5,6 +5,6 @@ import StateMachines
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTBLoader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  FuzzDriver.load { try StateMachineDefinition<DynamicStateMachine>(json: Data(bytes: data, count: size), clock: $0) }
+  FuzzDriver.load { try StateMachineDefinition<DynamicStateMachine>(json: Data(bytes: data, count: size), clock: $0.clock, bind: { _ in }, $0.limit) }
   return 0
 }
