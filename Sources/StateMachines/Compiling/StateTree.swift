@@ -90,10 +90,11 @@ struct StateTree {
       pending = still
     }
     // 3. One node per (parent, name): a redeclaration merges into the first declaration.
-    var firstByKey: [String: Int] = [:]
+    var firstByKey: [PlacedName: Int] = [:]
+    firstByKey.reserveCapacity(declared.count)
     for index in declared.indices {
       guard let p = parent[index], !declared[index].name.isEmpty else { continue }
-      let key = "\(p)/\(declared[index].name)"
+      let key = PlacedName(parent: p, name: declared[index].name)
       if let first = firstByKey[key] {
         let kinds = [declared[first].kind, declared[index].kind]
         guard kinds.allSatisfy({ $0 == .state || $0 == .final }) else {
@@ -106,21 +107,23 @@ struct StateTree {
     }
     func canonical(_ index: Int) -> Int { index == -1 ? -1 : alias[index] }
     // 4. Document order: a pre-order walk, children in declaration order.
-    var childrenOf: [Int: [Int]] = [:]
+    // By declared index + 1 (0: the root).
+    var childrenOf = [[Int]](repeating: [], count: declared.count + 1)
     for index in declared.indices where alias[index] == index {
       guard let p = parent[index] else { continue }
-      childrenOf[canonical(p), default: []].append(index)
+      childrenOf[canonical(p) + 1].append(index)
     }
     // Children of merged duplicates join their first declaration.
     for index in declared.indices where alias[index] != index {
-      for child in childrenOf[index] ?? [] { childrenOf[alias[index], default: []].append(child) }
+      childrenOf[alias[index] + 1] += childrenOf[index + 1]
     }
-    for key in childrenOf.keys { childrenOf[key]!.sort() }
+    for key in childrenOf.indices where childrenOf[key].count > 1 { childrenOf[key].sort() }
     var order: [Int] = []
-    var stack: [Int] = (childrenOf[-1] ?? []).reversed()
+    order.reserveCapacity(declared.count)
+    var stack: [Int] = childrenOf[0].reversed()
     while let next = stack.popLast() {
       order.append(next)
-      stack += (childrenOf[next] ?? []).reversed()
+      stack += childrenOf[next + 1].reversed()
     }
     var indexOfDeclared = [Int32](repeating: -1, count: declared.count)
     for (position, index) in order.enumerated() { indexOfDeclared[index] = Int32(position) }
@@ -289,6 +292,12 @@ struct StateTree {
   }
 
   private func this(_ node: Int32) -> String { node == -1 ? "the root" : paths[Int(node)] }
+}
+
+/// A declared node's place: one node per (parent, name).
+private struct PlacedName: Hashable {
+  let parent: Int
+  let name: String
 }
 
 /// The declared nodes placed so far, for resolving path-form declarations before the tree is in

@@ -317,16 +317,18 @@ struct JSONDefinitionLoader<Model> {
   private mutating func loadTransitions(
     _ fields: JSONFields, of node: Int, this: StateReference, path: String, _ pointer: String
   ) throws(DefinitionError) {
+    // One array for the source of every transition of the state.
+    let from = [this]
     if let value = fields["on"] {
       for member in try document.object(value, pointer + "/on") {
         // Made only for an error message.
         func eventPointer() -> String { pointer + "/on" + JSONPointer.string([member.key]) }
         let event = try document.name(member.key, at: member.value, eventPointer(), what: "event")
-        try loadList(member.value, eventPointer(), trigger: .event(event), node: node, this: this)
+        try loadList(member.value, eventPointer(), trigger: .event(event), node: node, from: from)
       }
     }
     if let value = fields["always"] {
-      try loadList(value, pointer + "/always", trigger: .always, node: node, this: this)
+      try loadList(value, pointer + "/always", trigger: .always, node: node, from: from)
     }
     if let value = fields["after"] {
       for (index, element) in try document.array(value, pointer + "/after").enumerated() {
@@ -339,33 +341,33 @@ struct JSONDefinitionLoader<Model> {
         guard value > 0, value <= 1e9 else {
           throw document.error("'seconds' must be positive (and at most 1e9)", at: seconds.value, elementPointer + "/seconds")
         }
-        try loadTransition(element, elementPointer, trigger: .after(value), node: node, this: this, path: path)
+        try loadTransition(element, elementPointer, trigger: .after(value), node: node, from: from, path: path)
       }
     }
     if let value = fields["onDone"] {
-      try loadList(value, pointer + "/onDone", trigger: .done, node: node, this: this)
+      try loadList(value, pointer + "/onDone", trigger: .done, node: node, from: from)
     }
   }
 
   /// A target string, a transition object, or an array of them (in priority order).
   private mutating func loadList(
-    _ value: JSONValue, _ pointer: @autoclosure () -> String, trigger: Trigger, node: Int, this: StateReference
+    _ value: JSONValue, _ pointer: @autoclosure () -> String, trigger: Trigger, node: Int, from: [StateReference]
   ) throws(DefinitionError) {
     if case .array(let elements) = value.kind {
       // A plain target written twice is one transition, as declaring it twice in code is.
       var plainTargets: Set<String> = []
       for (index, element) in elements.enumerated() {
         if case .string(let target) = element.kind, !plainTargets.insert(target).inserted { continue }
-        try loadTransition(element, pointer() + "/\(index)", trigger: trigger, node: node, this: this, path: "")
+        try loadTransition(element, pointer() + "/\(index)", trigger: trigger, node: node, from: from, path: "")
       }
     } else {
-      try loadTransition(value, pointer(), trigger: trigger, node: node, this: this, path: "")
+      try loadTransition(value, pointer(), trigger: trigger, node: node, from: from, path: "")
     }
   }
 
   private mutating func loadTransition(
-    _ value: JSONValue, _ pointer: @autoclosure () -> String, trigger: Trigger, node: Int, this: StateReference,
-    path: String
+    _ value: JSONValue, _ pointer: @autoclosure () -> String, trigger: Trigger, node: Int,
+    from: [StateReference], path: String
   ) throws(DefinitionError) {
     transitionCount += 1
     guard transitionCount <= document.limits.maxTransitions else {
@@ -373,6 +375,13 @@ struct JSONDefinitionLoader<Model> {
     }
     var allowedKeys = JSONFormatKeys.transition
     if case .after = trigger { allowedKeys = JSONFormatKeys.timeout }
+    if case .string(let target) = value.kind, case .event(let event) = trigger {
+      // The common case, `"event": "target"`, without the general form's lists.
+      references.append(
+        Reference(reference: .name(target, scope: node), value: value, target: (store.declaredTransitions.count, 0)))
+      store.declaredTransitions.append(.init(event: event, from: from, to: [.name(target, scope: node)]))
+      return
+    }
     let written = try readTransition(value, pointer(), allowed: allowedKeys)
     // Each target is reported where it is written; its pointer is found only for an error.
     for (index, target) in written.targets.enumerated() {
@@ -386,7 +395,7 @@ struct JSONDefinitionLoader<Model> {
     if case .event(let name) = trigger { event = name }
     if case .after(let seconds) = trigger { event = Self.timeoutEvent(seconds: seconds, path: path) }
     var spec = BuilderStore<Model>.TransitionSpec(
-      event: event, from: [this], to: written.targets.map { .name($0, scope: node) }, kind: kind)
+      event: event, from: from, to: written.targets.map { .name($0, scope: node) }, kind: kind)
     switch trigger {
     case .always: spec.isEventless = true
     case .done:
