@@ -256,39 +256,44 @@ struct StateTree {
   }
 
   /// A path from the root (N4): `comp ("/" comp)*`, `comp := name | name "@" index`.
-  private func resolvePath(_ path: String, context: String) throws(DefinitionError) -> Int32 {
+  private func resolvePath(_ path: String, context: @autoclosure () -> String) throws(DefinitionError) -> Int32 {
     var current: Int32 = -1
-    for component in path.split(separator: "/", omittingEmptySubsequences: false) {
-      var name = Substring(component)
+    var rest = Substring(path)
+    while true {
+      // The next component, without splitting the path into an array.
+      let slash = rest.firstIndex(of: "/")
+      let component = slash.map { rest[..<$0] } ?? rest
+      var name = component
       var region: Int?
       if let at = component.firstIndex(of: "@") {
         name = component[..<at]
         let digits = component[component.index(after: at)...]
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let value = Int(digits) else {
-          throw .invalidPath(path, reason: "'\(component)' has no valid region index", context: context)
+          throw .invalidPath(path, reason: "'\(component)' has no valid region index", context: context())
         }
         region = value
       }
-      guard !name.isEmpty else { throw .invalidPath(path, reason: "empty component", context: context) }
+      guard !name.isEmpty else { throw .invalidPath(path, reason: "empty component", context: context()) }
       // By name, then by parent: a hash lookup rather than a scan of the siblings.
       let parent = current
       guard let child = byName[String(name)]?.first(where: { parents[Int($0)] == parent }) else {
-        throw .invalidPath(path, reason: "'\(this(current))' has no child '\(name)'", context: context)
+        throw .invalidPath(path, reason: "'\(this(current))' has no child '\(name)'", context: context())
       }
       current = child
       if let region {
         guard kinds[Int(child)] == .parallel else {
-          throw .invalidPath(path, reason: "'\(paths[Int(child)])' is not a parallel state", context: context)
+          throw .invalidPath(path, reason: "'\(paths[Int(child)])' is not a parallel state", context: context())
         }
         let regions = stateChildren(of: child)
         guard region < regions.count else {
           throw .invalidPath(
-            path, reason: "'\(paths[Int(child)])' has \(regions.count) regions, no region \(region)", context: context)
+            path, reason: "'\(paths[Int(child)])' has \(regions.count) regions, no region \(region)", context: context())
         }
         current = regions[region]
       }
+      guard let slash else { return current }
+      rest = rest[rest.index(after: slash)...]
     }
-    return current
   }
 
   private func this(_ node: Int32) -> String { node == -1 ? "the root" : paths[Int(node)] }
