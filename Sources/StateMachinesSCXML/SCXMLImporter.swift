@@ -308,7 +308,9 @@ struct SCXMLImporter<Model: StateMachineObject> {
     }
     if let delayText = element.attributes["delay"] {
       guard let delay = Self.duration(delayText) else {
-        throw .invalidDocument("delay '\(delayText)' is not a duration such as 10ms or 2.5s", line: element.line, column: element.column)
+        throw .invalidDocument(
+          "delay '\(delayText)' is not a duration such as 10ms or 2.5s, of at most 1e9 s", line: element.line,
+          column: element.column)
       }
       return { model, _ in model.post(name, after: delay) }
     }
@@ -316,15 +318,22 @@ struct SCXMLImporter<Model: StateMachineObject> {
     return { model, _ in model.post(name) }
   }
 
-  /// A CSS2 duration (`10ms`, `2s`, `1.5s`).
+  /// The longest delay: as the JSON format's timeouts, 10^9 seconds (about 31 years).
+  static var maxDelaySeconds: Double { 1e9 }
+
+  /// A CSS2 duration (`10ms`, `2s`, `1.5s`) of at most ``maxDelaySeconds``; `nil` for anything
+  /// else, including a value too large for a `Duration` (which would trap when converted).
   static func duration(_ text: String) -> Duration? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
-    if trimmed.hasSuffix("ms"), let value = Double(trimmed.dropLast(2)), value >= 0 {
-      return .nanoseconds(Int64(value * 1_000_000))
+    var nanoseconds: Double?
+    if trimmed.hasSuffix("ms") {
+      nanoseconds = Double(trimmed.dropLast(2)).map { $0 * 1_000_000 }
+    } else if trimmed.hasSuffix("s") {
+      nanoseconds = Double(trimmed.dropLast()).map { $0 * 1_000_000_000 }
     }
-    if trimmed.hasSuffix("s"), let value = Double(trimmed.dropLast()), value >= 0 {
-      return .nanoseconds(Int64(value * 1_000_000_000))
+    guard let nanoseconds, nanoseconds.isFinite, nanoseconds >= 0, nanoseconds <= maxDelaySeconds * 1e9 else {
+      return nil
     }
-    return nil
+    return .nanoseconds(Int64(nanoseconds))
   }
 }

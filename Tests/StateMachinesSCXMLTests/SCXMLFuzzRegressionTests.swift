@@ -29,6 +29,35 @@ struct SCXMLFuzzRegressionTests {
     #expect(try DynamicStateMachine(scxml: Data(fine.utf8)).state == "a")
   }
 
+  @Test("a delay too large for a Duration is a typed error, not a trap; 1e9 s is the longest", arguments: [
+    "199999999999999999999999999999999999999999999999999999999999999999s", "inf s", "infs", "1e10s", "1000000000001ms",
+  ])
+  func hugeDelay(delay: String) async throws {
+    func document(_ delay: String) -> Data {
+      Data(
+        """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+          <state id="s"><onentry><send event="tick" delay="\(delay)"/></onentry><transition event="tick" target="t"/></state>
+          <state id="t"/>
+        </scxml>
+        """.utf8)
+    }
+    #expect(
+      throws: DefinitionError.invalidDocument(
+        // FoundationXML places an element at the end of its start tag.
+        "delay '\(delay)' is not a duration such as 10ms or 2.5s, of at most 1e9 s", line: 2, column: 53 + delay.count)
+    ) {
+      _ = try DynamicStateMachine(scxml: document(delay))
+    }
+    let clock = ManualClock()
+    let longest = try DynamicStateMachine(scxml: document("1000000000s"), clock: clock)
+    try longest.startStateMachine()
+    await clock.advance(by: .seconds(999_999_999))
+    #expect(longest.state == "s")
+    await clock.advance(by: .seconds(1))
+    #expect(longest.state == "t")
+  }
+
   @Test("an event sent with a delay does not keep the definition alive (a leak on a ManualClock)")
   func delayedSendDoesNotRetainTheDefinition() throws {
     let text = """
