@@ -241,6 +241,7 @@ extension Statechart {
 
     // Transitions.
     var transitions: [ChartTransition] = []
+    transitions.reserveCapacity(store.transitions.count)
     var joinSources = [[Int32]](repeating: [], count: count)
     for spec in store.transitions {
       // Made only for an error message.

@@ -97,35 +97,36 @@ struct JSONDefinitionLoader<Model> {
   private mutating func loadState(
     _ member: JSONMember, in parent: Int, path parentPath: String, pointer parentPointer: String
   ) throws(DefinitionError) {
-    let pointer = parentPointer + JSONPointer.string([member.key])
-    let name = try document.name(member.key, at: member.value, pointer, what: "state")
+    // Made only for an error message (or a rare reference).
+    func pointer() -> String { parentPointer + JSONPointer.string([member.key]) }
+    let name = try document.name(member.key, at: member.value, pointer(), what: "state")
     guard Self.isValidStateName(name) else {
       throw document.error(
         "invalid state name '\(name)': it must start with a letter and hold only letters, digits, '_', '-' and spaces",
-        at: member.value, pointer)
+        at: member.value, pointer())
     }
     stateCount += 1
     guard stateCount <= document.limits.maxStates else {
-      throw document.error("more states than the limit of \(document.limits.maxStates)", at: member.value, pointer)
+      throw document.error("more states than the limit of \(document.limits.maxStates)", at: member.value, pointer())
     }
     guard case .object(let members) = member.value.kind else {
-      throw document.error("expected a state object, found \(member.value.kindName)", at: member.value, pointer)
+      throw document.error("expected a state object, found \(member.value.kindName)", at: member.value, pointer())
     }
     let fields = document.fields(members)
     let type: String
     if let value = fields["type"] {
-      type = try document.string(value, pointer + "/type")
+      type = try document.string(value, pointer() + "/type")
       guard JSONFormatKeys.byType[type] != nil else {
         throw document.error(
           "unknown state type '\(type)'; expected one of \(JSONFormatKeys.byType.keys.sorted().joined(separator: ", "))",
-          at: value, pointer + "/type")
+          at: value, pointer() + "/type")
       }
     } else {
       type = fields["states"] == nil ? "atomic" : "compound"
     }
     let allowed = JSONFormatKeys.byType[type]!
     for field in members where !allowed.contains(field.key) {
-      throw document.error("key '\(field.key)' is not allowed in a state of type '\(type)'", at: field.value, pointer + JSONPointer.string([field.key]))
+      throw document.error("key '\(field.key)' is not allowed in a state of type '\(type)'", at: field.value, pointer() + JSONPointer.string([field.key]))
     }
     let path = parentPath.isEmpty ? name : parentPath + "/" + name
     let kind: DeclaredKind
@@ -135,10 +136,10 @@ struct JSONDefinitionLoader<Model> {
     case "history":
       var historyKind = HistoryKind.shallow
       if let value = fields["history"] {
-        switch try document.string(value, pointer + "/history") {
+        switch try document.string(value, pointer() + "/history") {
         case "shallow": historyKind = .shallow
         case "deep": historyKind = .deep
-        case let other: throw document.error("unknown history '\(other)'; expected shallow or deep", at: value, pointer + "/history")
+        case let other: throw document.error("unknown history '\(other)'; expected shallow or deep", at: value, pointer() + "/history")
         }
       }
       kind = .history(historyKind)
@@ -148,7 +149,7 @@ struct JSONDefinitionLoader<Model> {
     }
     let node = store.declare(name, kind: kind, in: parent)
     store.nodes[node].description = try fields["description"].map { value throws(DefinitionError) in
-      try document.string(value, pointer + "/description")
+      try document.string(value, pointer() + "/description")
     }
     // The state itself: a name could be ambiguous (N5). A flat machine's references become names
     // once the whole document is loaded.
@@ -156,40 +157,40 @@ struct JSONDefinitionLoader<Model> {
     switch type {
     case "history":
       if let value = fields["target"] {
-        let targets = try document.strings(value, pointer + "/target")
+        let targets = try document.strings(value, pointer() + "/target")
         store.nodes[node].targets = targets
         for target in targets {
-          references.append(Reference(reference: .name(target, scope: parent), value: value, pointer: pointer + "/target"))
+          references.append(Reference(reference: .name(target, scope: parent), value: value, pointer: pointer() + "/target"))
         }
       }
     case "join":
-      guard let value = fields["target"] else { throw document.error("a join needs a 'target'", at: member.value, pointer) }
-      let target = try document.string(value, pointer + "/target")
+      guard let value = fields["target"] else { throw document.error("a join needs a 'target'", at: member.value, pointer()) }
+      let target = try document.string(value, pointer() + "/target")
       store.nodes[node].targets = [target]
-      references.append(Reference(reference: .name(target, scope: parent), value: value, pointer: pointer + "/target"))
+      references.append(Reference(reference: .name(target, scope: parent), value: value, pointer: pointer() + "/target"))
     case "junction":
-      try loadJunction(fields["paths"], node: node, parent: parent, at: member.value, pointer)
+      try loadJunction(fields["paths"], node: node, parent: parent, at: member.value, pointer())
     default:
       break
     }
     if type == "compound" || type == "parallel" {
       guard let value = fields["states"] else {
-        throw document.error("a \(type) state needs 'states'", at: member.value, pointer)
+        throw document.error("a \(type) state needs 'states'", at: member.value, pointer())
       }
-      let children = try document.object(value, pointer + "/states")
-      guard !children.isEmpty else { throw document.error("'states' is empty", at: value, pointer + "/states") }
-      for child in children { try loadState(child, in: node, path: path, pointer: pointer + "/states") }
+      let children = try document.object(value, pointer() + "/states")
+      guard !children.isEmpty else { throw document.error("'states' is empty", at: value, pointer() + "/states") }
+      for child in children { try loadState(child, in: node, path: path, pointer: pointer() + "/states") }
     }
     if let value = fields["initial"] {
-      let names = try document.strings(value, pointer + "/initial")
+      let names = try document.strings(value, pointer() + "/initial")
       store.nodes[node].initial = names
       for target in names {
-        references.append(Reference(reference: .name(target, scope: node), value: value, pointer: pointer + "/initial"))
+        references.append(Reference(reference: .name(target, scope: node), value: value, pointer: pointer() + "/initial"))
       }
     }
     for (key, isEntry) in [("entry", true), ("exit", false)] {
       guard let value = fields[key] else { continue }
-      let keyPointer = pointer + "/" + key
+      let keyPointer = pointer() + "/" + key
       for (index, action) in try document.strings(value, keyPointer).enumerated() {
         let body = try boundAction(action, at: value, keyPointer + (value.isArray ? "/\(index)" : ""))
         if isEntry {
@@ -199,7 +200,7 @@ struct JSONDefinitionLoader<Model> {
         }
       }
     }
-    try loadTransitions(fields, of: node, this: this, path: path, pointer)
+    try loadTransitions(fields, of: node, this: this, path: path, pointer())
   }
 
   private mutating func loadJunction(
@@ -315,24 +316,24 @@ struct JSONDefinitionLoader<Model> {
   }
 
   private mutating func loadTransitions(
-    _ fields: JSONFields, of node: Int, this: StateReference, path: String, _ pointer: String
+    _ fields: JSONFields, of node: Int, this: StateReference, path: String, _ pointer: @autoclosure () -> String
   ) throws(DefinitionError) {
     // One array for the source of every transition of the state.
     let from = [this]
     if let value = fields["on"] {
-      for member in try document.object(value, pointer + "/on") {
+      for member in try document.object(value, pointer() + "/on") {
         // Made only for an error message.
-        func eventPointer() -> String { pointer + "/on" + JSONPointer.string([member.key]) }
+        func eventPointer() -> String { pointer() + "/on" + JSONPointer.string([member.key]) }
         let event = try document.name(member.key, at: member.value, eventPointer(), what: "event")
         try loadList(member.value, eventPointer(), trigger: .event(event), node: node, from: from)
       }
     }
     if let value = fields["always"] {
-      try loadList(value, pointer + "/always", trigger: .always, node: node, from: from)
+      try loadList(value, pointer() + "/always", trigger: .always, node: node, from: from)
     }
     if let value = fields["after"] {
-      for (index, element) in try document.array(value, pointer + "/after").enumerated() {
-        let elementPointer = pointer + "/after/\(index)"
+      for (index, element) in try document.array(value, pointer() + "/after").enumerated() {
+        let elementPointer = pointer() + "/after/\(index)"
         let members = try document.object(element, elementPointer, allowed: JSONFormatKeys.timeout)
         guard let seconds = members.first(where: { $0.key == "seconds" }) else {
           throw document.error("a timeout needs 'seconds'", at: element, elementPointer)
@@ -345,7 +346,7 @@ struct JSONDefinitionLoader<Model> {
       }
     }
     if let value = fields["onDone"] {
-      try loadList(value, pointer + "/onDone", trigger: .done, node: node, from: from)
+      try loadList(value, pointer() + "/onDone", trigger: .done, node: node, from: from)
     }
   }
 
