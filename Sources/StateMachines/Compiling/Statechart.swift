@@ -233,7 +233,8 @@ extension Statechart {
           return Path(target: target, guardBody: junctionPath.guardBody, action: junctionPath.action)
         }
       case .join:
-        joinTargets[Int(state)] = try resolve(declared.targets[0], in: tree.declaredOf[Int(state)], "join '\(path)'")
+        guard let target = declared.targets.first else { throw .invalidStructure("join '\(path)' has no target") }
+        joinTargets[Int(state)] = try resolve(target, in: tree.declaredOf[Int(state)], "join '\(path)'")
       default:
         break
       }

@@ -54,6 +54,8 @@ extension StateMachineDefinition {
         build(sm)
       } catch {
         loadError = error
+        // What was declared before the error is a fragment: nothing is compiled from it.
+        sm.store.removeDeclarations()
       }
     }
     if let loadError { throw loadError }

@@ -136,6 +136,29 @@ struct JSONDefinitionTests {
     #expect(machine.fire("go") && machine.state == "b" && machine.fire("go") && machine.state == "a")
   }
 
+  @Test("a document that fails half-way is not compiled: a join whose target is not a string (a fuzzer finding)")
+  func failedLoadIsNotCompiled() {
+    // The join is declared before its target is read; compiling that fragment read a missing
+    // target and trapped.
+    let text = #"{"states": {"a": {"on": {"go": "meet"}}, "meet": {"type": "join", "target": {"h1": {}}}}}"#
+    #expect(throws: DefinitionError.invalidJSON("expected a string, found an object", line: 1, column: 77, pointer: "/states/meet/target")) {
+      _ = try StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8))
+    }
+  }
+
+  @Test("a state added in code after loading joins the tree the loader checked its references against")
+  func stateAddedAfterLoading() throws {
+    let text = #"{"states": {"on": {"states": {"idle": {"on": {"go": "busy"}}, "busy": {}}}}}"#
+    let definition = try StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8), bind: { _ in }) { sm in
+      sm.addState("on/paused")
+      sm.when("pause", transitionFrom: "on/busy", to: "on/paused")
+    }
+    #expect(definition.states.contains("on/paused"))
+    let machine = DynamicStateMachine(definition)
+    #expect(machine.fire("go") && machine.fire("pause"))
+    #expect(machine.state == "on/paused")
+  }
+
   @Test("code adds callbacks and transitions by path after loading")
   func codeAfterLoading() throws {
     let counters = Counters()
