@@ -56,41 +56,33 @@ final class XMLTree {
     return root
   }
 
-  /// The line and column of the first processing instruction (`<?target …?>`) outside comments
-  /// and CDATA sections, other than the XML declaration at the start, or `nil`.
+  /// The line and column of the first processing instruction (`<?`) other than the XML
+  /// declaration at the start, or `nil`.
+  ///
+  /// It looks everywhere, comments and CDATA sections included: after a syntax error libxml2
+  /// goes on reporting what it can, and a scanner that tracked comments or skipped a malformed
+  /// declaration to its `?>` could fall out of step with it (the fuzzer found
+  /// `<?xml li&a0">` followed by `<tat<?xc?>`, whose instruction the skip hid).
   static func firstProcessingInstruction(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
-    func starts(_ text: String, at index: Int) -> Bool {
-      let pattern = Array(text.utf8)
-      return index + pattern.count <= bytes.count && Array(bytes[index..<index + pattern.count]) == pattern
-    }
-    func skip(to end: String, from index: Int) -> Int {
-      var position = index
-      while position < bytes.count && !starts(end, at: position) { position += 1 }
-      return position + end.utf8.count
-    }
+    let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
     var index = 0
-    var seenContent = false
-    while index < bytes.count {
-      if starts("<!--", at: index) {
-        index = skip(to: "-->", from: index + 4)
-      } else if starts("<![CDATA[", at: index) {
-        index = skip(to: "]]>", from: index + 9)
-      } else if starts("<?", at: index) {
-        let isDeclaration = !seenContent && starts("<?xml", at: index) && index + 5 < bytes.count
-          && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
-        guard isDeclaration else {
-          let prefix = bytes[..<index]
-          let line = prefix.filter { $0 == 0x0A }.count + 1
-          let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-          let column = bytes[lineStart..<index].filter { $0 & 0xC0 != 0x80 }.count + 1
-          return (line, column)
-        }
-        seenContent = true
-        index = skip(to: "?>", from: index + 2)
-      } else {
-        if ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { seenContent = true }
-        index += 1
+    // A byte order mark and whitespace, then the declaration's `<?xml ` (only its opening: what
+    // follows is scanned like the rest).
+    while index < bytes.count && (whitespace.contains(bytes[index]) || [0xEF, 0xBB, 0xBF].contains(bytes[index])) {
+      index += 1
+    }
+    if bytes[index...].starts(with: "<?xml".utf8) && index + 5 < bytes.count && whitespace.contains(bytes[index + 5]) {
+      index += 5
+    }
+    while index + 1 < bytes.count {
+      if bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "?") {
+        let prefix = bytes[..<index]
+        let line = prefix.filter { $0 == 0x0A }.count + 1
+        let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let column = bytes[lineStart..<index].filter { $0 & 0xC0 != 0x80 }.count + 1
+        return (line, column)
       }
+      index += 1
     }
     return nil
   }

@@ -25,8 +25,20 @@ struct SCXMLFuzzRegressionTests {
     #expect(throws: DefinitionError.invalidDocument("processing instructions are not supported", line: 1, column: 83)) {
       _ = try DynamicStateMachine(scxml: Data(inside.utf8))
     }
-    let fine = #"<?xml version="1.0"?><!-- <?x?> --><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="a"/></scxml>"#
+    let fine = #"<?xml version="1.0"?><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="a"/></scxml>"#
     #expect(try DynamicStateMachine(scxml: Data(fine.utf8)).state == "a")
+    // A malformed declaration used to be skipped to the next `?>`, which hid the instruction
+    // after it (a segmentation fault in FoundationXML).
+    let hidden = "<?xml li&a0\">\n <tat<?xc?>d"
+    #expect(throws: DefinitionError.invalidDocument("processing instructions are not supported", line: 2, column: 6)) {
+      _ = try DynamicStateMachine(scxml: Data(hidden.utf8))
+    }
+    // Comments and CDATA sections are not exempt: after a syntax error libxml2 may not read them
+    // as such.
+    let commented = #"<?xml version="1.0"?><!-- <?x?> --><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="a"/></scxml>"#
+    #expect(throws: DefinitionError.invalidDocument("processing instructions are not supported", line: 1, column: 27)) {
+      _ = try DynamicStateMachine(scxml: Data(commented.utf8))
+    }
   }
 
   @Test("a delay too large for a Duration is a typed error, not a trap; 1e9 s is the longest", arguments: [
