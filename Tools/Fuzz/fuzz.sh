@@ -65,10 +65,12 @@ run() {
 
 run_once() {
   local name=$1 seconds=$2 leaks=$3
+  # FUZZ_JOB names a second process on the same harness: its own log and artifacts, the same corpus.
+  local job=$name${FUZZ_JOB:+-$FUZZ_JOB}
   LSAN_OPTIONS="suppressions=$root/Tools/Fuzz/lsan.supp:print_suppressions=0" \
     "$out/bin/fuzz-$name" "$out/corpus/$name" "$root/Tools/Fuzz/Seeds/$name" \
     -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=65536 -detect_leaks="$leaks" \
-    -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 2>&1 | tee -a "$out/$name.log" | grep -E "^#|Done|ERROR|stat::" | tail -4
+    -artifact_prefix="$out/artifacts/$job-" -print_final_stats=1 2>&1 | tee -a "$out/$job.log" | grep -E "^#|Done|ERROR|stat::" | tail -4
   test "${PIPESTATUS[0]}" -eq 0
 }
 
