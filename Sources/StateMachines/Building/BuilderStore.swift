@@ -150,22 +150,6 @@ final class BuilderStore<Model> {
     for index in exitActions.indices { exitActions[index].state = named(exitActions[index].state) }
   }
 
-  /// Forgets every state, transition and callback declared so far (a loader that failed half-way
-  /// leaves a fragment that must not be compiled).
-  func removeDeclarations() {
-    nodes = []
-    rootInitial = []
-    rootInitialAction = nil
-    declaredTransitions = []
-    beforeCallbacks = []
-    afterCallbacks = []
-    entryActions = []
-    exitActions = []
-    conflictingDeclarations = []
-    declaredIndex = [:]
-    implicitIndex = [:]
-  }
-
   /// Appends an anonymous region to parallel node `parallel`.
   func declareAnonymousRegion(in parallel: Int) -> Int {
     nodes.append(DeclaredNode(name: "", scope: parallel, parentPath: nil, kind: .state))

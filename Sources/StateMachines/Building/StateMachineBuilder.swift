@@ -30,7 +30,9 @@ public final class StateMachineBuilder<Model> {
 
   typealias TransitionSpec = BuilderStore<Model>.TransitionSpec
 
-  let store: BuilderStore<Model>
+  /// What the builders declare. A loader replaces the root builder's empty store with the one
+  /// it loaded, before anything else is declared.
+  var store: BuilderStore<Model>
   /// The declared node this builder declares in; -1 for the root.
   let scope: Int
 

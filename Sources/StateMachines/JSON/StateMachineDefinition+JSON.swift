@@ -33,32 +33,28 @@ extension StateMachineDefinition {
     var bindings = Bindings<Model>()
     bind(&bindings)
     let document = try JSONDocument(Array(data), limits: limits)
-    var loadError: DefinitionError?
+    // The document loads into a store of its own, which is compiled only if it loaded whole: a
+    // fragment left by an error could break what compiling relies on.
+    let store = BuilderStore<Model>()
     var warnings: [String] = []
-    self.init { sm in
-      sm.clock = clock
-      do throws(DefinitionError) {
-        if TBDefinitionLoader<Model>.detects(document.root) {
-          var loader = TBDefinitionLoader<Model>(document, store: sm.store)
-          try loader.load()
-        } else {
-          var loader = JSONDefinitionLoader<Model>(document, bindings: bindings, store: sm.store)
-          try loader.load()
-          warnings += bindings.guardNames.filter { !loader.usedGuards.contains($0) }.map {
-            "guard '\($0)' is bound but the document does not use it"
-          }
-          warnings += bindings.actionNames.filter { !loader.usedActions.contains($0) }.map {
-            "action '\($0)' is bound but the document does not use it"
-          }
-        }
-        build(sm)
-      } catch {
-        loadError = error
-        // What was declared before the error is a fragment: nothing is compiled from it.
-        sm.store.removeDeclarations()
+    if TBDefinitionLoader<Model>.detects(document.root) {
+      var loader = TBDefinitionLoader<Model>(document, store: store)
+      try loader.load()
+    } else {
+      var loader = JSONDefinitionLoader<Model>(document, bindings: bindings, store: store)
+      try loader.load()
+      warnings += bindings.guardNames.filter { !loader.usedGuards.contains($0) }.map {
+        "guard '\($0)' is bound but the document does not use it"
+      }
+      warnings += bindings.actionNames.filter { !loader.usedActions.contains($0) }.map {
+        "action '\($0)' is bound but the document does not use it"
       }
     }
-    if let loadError { throw loadError }
+    store.clock = clock
+    self.init { sm in
+      sm.store = store
+      build(sm)
+    }
     try validate()
     definitionWarnings = warnings
   }
