@@ -132,6 +132,35 @@ struct SCXMLFuzzRegressionTests {
     #expect(log.lines.contains { $0.contains("stopped after 50 steps") })
     #expect(machine.state == "p/x/x1,p/y/y1")
   }
+
+  /// The harness's second timeout: `s` sends `ping.x` on entry, the `ping` descriptor matches it
+  /// by prefix and leads to `t`, whose eventless transition enters `s` again. Every event then
+  /// runs to the cap; at the harness's former 500 steps the nine runs took over a second on a
+  /// busy machine, under AddressSanitizer.
+  @Test("a send loop through an eventless transition stops at the cap, in a legal configuration")
+  func sendLoopStopsAtTheCap() throws {
+    let text = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+        <state id="s"><onentry><send event="ping.x"/></onentry><transition event="go ping" target="t"/></state>
+        <state id="t"><transition target="s"/></state>
+      </scxml>
+      """
+    let log = LogLines()
+    let definition = try StateMachineDefinition<DynamicStateMachine>(scxml: Data(text.utf8), bind: { _ in }) { sm in
+      sm.maxStepsPerRunToCompletion = 40
+      sm.log = StateMachineLog { log.append($0) }
+    }
+    let machine = DynamicStateMachine(definition)
+    // Starting runs the loop already: the start reports the cap as its error, and the machine
+    // is left in `s`, where the last complete macrostep ended.
+    #expect(throws: StateMachineError.self) { try machine.startStateMachine() }
+    #expect(log.lines.contains { $0.contains("stopped after 40 steps") })
+    #expect(machine.state == "s")
+    log.lines.removeAll()
+    #expect(machine.fire("go"))
+    #expect(log.lines.contains { $0.contains("stopped after 40 steps") })
+    #expect(machine.state == "s")
+  }
 }
 
 /// Log lines collected from a machine (the log's closure is `@Sendable`).

@@ -8,12 +8,14 @@ enum FuzzDriver {
   struct Setup {
     let clock = ManualClock()
 
-    /// A definition that loops (an event raised on every entry) runs to the cap of
-    /// ``StateMachineBuilder/maxStepsPerRunToCompletion``: at the default 10,000 steps that takes
-    /// over the one-second limit under AddressSanitizer, without being a hang.
+    /// A definition that loops (an event raised or sent on every entry) runs to the cap of
+    /// ``StateMachineBuilder/maxStepsPerRunToCompletion`` on every event the driver fires. Under
+    /// AddressSanitizer and coverage a step of such a loop takes some 100 µs: the default 10,000
+    /// steps took over the one-second limit, and so did 500 (nine runs, 4,500 steps, on a busy
+    /// machine), without being a hang. At 100 the nine runs take some 100 ms.
     func limit(_ sm: StateMachineBuilder<DynamicStateMachine>) {
-      sm.maxStepsPerRunToCompletion = 500
-      sm.maxEventlessMicrosteps = 500
+      sm.maxStepsPerRunToCompletion = 100
+      sm.maxEventlessMicrosteps = 100
     }
   }
 
