@@ -30,7 +30,7 @@ func largeDefinitionJSON() -> Data {
 }
 
 /// Times both over several rounds; prints the ratio of the medians and the memory per state.
-func measureJSONLoading(rounds: Int = 5) {
+func measureJSONLoading(rounds: Int = 9) {
   let data = largeDefinitionJSON()
   var parseTimes: [Double] = []
   var loadTimes: [Double] = []
@@ -50,6 +50,19 @@ func measureJSONLoading(rounds: Int = 5) {
     "\(ratio <= 1.5 ? "MET   " : "MISSED") load a \(states)-state, 50,000-transition JSON definition (\(data.count / 1024) KiB) "
       + "<= 1.5x JSONSerialization parsing the same bytes: \(format(ratio))x (medians \(format(load, digits: 1)) ms vs "
       + "\(format(parse, digits: 1)) ms)")
+  // Heap allocations of one load and one parse, when this platform counts them.
+  if malloc_counter_available() {
+    var start = malloc_counter_count()
+    let definition = try! StateMachineDefinition<DynamicStateMachine>(json: data)
+    let loadAllocations = malloc_counter_count() - start
+    withExtendedLifetime(definition) {}
+    start = malloc_counter_count()
+    _ = try! JSONSerialization.jsonObject(with: data)
+    let parseAllocations = malloc_counter_count() - start
+    print(
+      "info   loading it makes \(loadAllocations) heap allocations (\(format(Double(loadAllocations) / 60_000, digits: 1)) per "
+        + "state or transition); JSONSerialization makes \(parseAllocations)")
+  }
   // Memory: resident size with the definition alive, against before loading it.
   malloc_counter_trim()
   if let before = residentBytes() {

@@ -94,7 +94,15 @@ final class Statechart<Model>: @unchecked Sendable {
   ) {
     self.tree = tree
     self.transitions = transitions
-    var from = [[Int32]](repeating: [], count: tree.count)
+    // Each state's list is made at its final size (growing them one append at a time cost a
+    // large definition several allocations per state).
+    var counts = [Int](repeating: 0, count: tree.count)
+    for transition in transitions where transition.source != -1 { counts[Int(transition.source)] += 1 }
+    var from = counts.map { count in
+      var list: [Int32] = []
+      list.reserveCapacity(count)
+      return list
+    }
     var root: [Int32] = []
     for (index, transition) in transitions.enumerated() {
       if transition.source == -1 { root.append(Int32(index)) } else { from[Int(transition.source)].append(Int32(index)) }
@@ -245,22 +253,22 @@ extension Statechart {
     transitions.reserveCapacity(store.transitions.count)
     var joinSources = [[Int32]](repeating: [], count: count)
     for spec in store.transitions {
-      // Made only for an error message.
-      let context = { spec.isEventless ? "an eventless transition" : "transition '\(spec.event)'" }
+      // Made only for an error message (a local function: a closure value was a heap allocation
+      // per transition).
+      func context() -> String { spec.isEventless ? "an eventless transition" : "transition '\(spec.event)'" }
       let targets = try spec.to.map { reference throws(DefinitionError) in try resolve(reference, context()) }
       try checkFork(targets, tree: tree, context: context())
-      let sources: [Int32] =
-        try spec.from.map { list throws(DefinitionError) in
-          try list.map { reference throws(DefinitionError) in try resolve(reference, context()) }
-        } ?? [-1]
-      // `internal: true` (or `kind: .internal`) stays in its state: a target must be the source.
-      if spec.isInternal && !spec.terminates && sources.contains(where: { source in targets.contains { $0 != source } }) {
-        throw .internalTransitionChangesState(event: spec.event)
-      }
       if let timeout = spec.timeout, timeout < .zero {
         throw .invalidValue("\(timeout)", context: "the timeout of \(context())")
       }
-      for source in sources {
+      // The sources are resolved one by one: an array of them per transition made a good part of
+      // a large definition's allocations. `nil` is the root (a wildcard).
+      for position in 0..<(spec.from?.count ?? 1) {
+        let source = try spec.from.map { list throws(DefinitionError) in try resolve(list[position], context()) } ?? -1
+        // `internal: true` (or `kind: .internal`) stays in its state: a target must be the source.
+        if spec.isInternal && !spec.terminates && targets.contains(where: { $0 != source }) {
+          throw .internalTransitionChangesState(event: spec.event)
+        }
         if source >= 0 && tree.kinds[Int(source)].isPseudostate {
           throw .invalidStructure("\(context()) leaves pseudostate '\(tree.paths[Int(source)])'; only states are sources")
         }

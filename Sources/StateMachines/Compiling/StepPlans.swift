@@ -163,6 +163,7 @@ struct StepPlans: Sendable {
     guard !chart.hasEventless else { return plans }
     let tree = chart.tree
     var scratch = NestedScratch(byEvent: Array(repeating: [], count: events))
+    plans.candidates.reserveCapacity(maxNestedCandidates(chart))
     for leaf in 0..<Int32(tree.count) where chart.isAtomic(leaf) && tree.kinds[Int(leaf)] != .final {
       scratch.active.removeAll(keepingCapacity: true)
       var state = leaf
@@ -209,6 +210,22 @@ struct StepPlans: Sendable {
       scratch.events.removeAll(keepingCapacity: true)
     }
     return plans
+  }
+
+  /// At most how many candidates the nested slots have: for each leaf, the transitions of it,
+  /// its ancestors and the root. Reserved at once, since a large chart grew its candidates by
+  /// copying megabytes.
+  private static func maxNestedCandidates<Model>(_ chart: Statechart<Model>) -> Int {
+    var total = 0
+    for leaf in 0..<Int32(chart.count) where chart.isAtomic(leaf) {
+      var state = leaf
+      while state != -1 {
+        total += chart.transitions(from: state).count
+        state = chart.tree.parents[Int(state)]
+      }
+      total += chart.transitions(from: -1).count
+    }
+    return total
   }
 
   /// The exits and entries of transition `index` from `leaf`, left in `scratch`, and the leaf it

@@ -16,6 +16,13 @@ struct JSONReader {
   private var depth = 0
   /// The pointer's components down to the value being read.
   private var path: [String] = []
+  /// The members of the objects being read, innermost last: an object's members are gathered
+  /// here and copied out once into an array of their exact size, since growing an array per
+  /// object, member by member, made most of the reader's allocations.
+  private var memberStack: [JSONMember] = []
+  /// Up to this many members, a duplicate key is found by comparing with the ones before it;
+  /// a larger object keeps a set of its keys.
+  private static let linearKeyLimit = 16
 
   /// Reads `bytes` as one JSON value.
   static func read(_ bytes: [UInt8], limits: JSONLimits) throws(Failure) -> JSONValue {
@@ -58,20 +65,20 @@ struct JSONReader {
     let start = position
     try enter()
     position += 1
-    var members: [JSONMember] = []
-    var keys: Set<String> = []
+    let base = memberStack.count
+    var keys: Set<String>? = nil
     skipWhitespace()
     if peek(UInt8(ascii: "}")) {
       position += 1
       depth -= 1
-      return JSONValue(kind: .object(members), offset: start)
+      return JSONValue(kind: .object([]), offset: start)
     }
     while true {
       skipWhitespace()
       guard peek(UInt8(ascii: "\"")) else { throw failure("expected a string key in an object") }
       let keyOffset = position
       let key = try readString()
-      guard keys.insert(key).inserted else {
+      guard isNewKey(key, from: base, &keys) else {
         throw Failure(message: "duplicate key '\(key)'", offset: keyOffset, pointer: pointer(appending: key))
       }
       skipWhitespace()
@@ -81,7 +88,7 @@ struct JSONReader {
       path.append(key)
       let value = try readValue()
       path.removeLast()
-      members.append(JSONMember(key: key, value: value))
+      memberStack.append(JSONMember(key: key, value: value))
       skipWhitespace()
       if peek(UInt8(ascii: ",")) {
         position += 1
@@ -90,8 +97,22 @@ struct JSONReader {
       guard peek(UInt8(ascii: "}")) else { throw failure("expected ',' or '}' in an object") }
       position += 1
       depth -= 1
+      let members = Array(memberStack[base...])
+      memberStack.removeSubrange(base...)
       return JSONValue(kind: .object(members), offset: start)
     }
+  }
+
+  /// Whether `key` differs from the keys of the object whose members start at `base`; a large
+  /// object's keys are kept in `keys`.
+  private func isNewKey(_ key: String, from base: Int, _ keys: inout Set<String>?) -> Bool {
+    if keys == nil {
+      guard memberStack.count - base >= Self.linearKeyLimit else {
+        return !memberStack[base...].contains { $0.key == key }
+      }
+      keys = Set(memberStack[base...].lazy.map(\.key))
+    }
+    return keys!.insert(key).inserted
   }
 
   private mutating func readArray() throws(Failure) -> JSONValue {

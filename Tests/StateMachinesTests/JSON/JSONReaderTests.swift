@@ -36,6 +36,25 @@ struct JSONReaderTests {
     #expect(error(text) == .invalidJSON(message, line: line, column: column, pointer: pointer))
   }
 
+  @Test(
+    "a duplicate key is found in small and large objects, past nested objects, at its position",
+    arguments: [3, 15, 16, 17, 40])
+  func duplicateKeys(count: Int) throws {
+    // `count` states, each with a nested object; then state `s1` once more.
+    let states = (0..<count).map { #""s\#($0)": {"on": {"go": "s0"}}"# }
+    let prefix = #"{"states": {"# + states.joined(separator: ", ") + ", "
+    #expect(
+      error(prefix + #""s1": {}}}"#)
+        == .invalidJSON("duplicate key 's1'", line: 1, column: prefix.count + 1, pointer: "/states/s1"))
+    // The same keys without the repetition load, in document order (N2).
+    let definition = try StateMachineDefinition<DynamicStateMachine>(
+      json: Data((#"{"states": {"# + states.joined(separator: ", ") + "}}").utf8))
+    #expect(definition.states == (0..<count).map { "s\($0)" })
+    // Keys of different objects never clash.
+    let nested = #"{"states": {"a": {"on": {"go": "b"}}, "b": {"on": {"go": "a"}}}}"#
+    #expect(error(nested) == nil)
+  }
+
   @Test("invalid UTF-8 is an error at its byte, overlong forms included")
   func invalidUTF8() {
     for bytes: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82]] {
