@@ -209,6 +209,14 @@ struct StepPlans: Sendable {
       }
       scratch.events.removeAll(keepingCapacity: true)
     }
+    // The bound counts slots that take the full step after all (history, finals…): a definition
+    // does not keep much more room than it uses.
+    if plans.candidates.capacity > 2 * plans.candidates.count {
+      var fitted: [Candidate] = []
+      fitted.reserveCapacity(plans.candidates.count)
+      fitted += plans.candidates
+      plans.candidates = fitted
+    }
     return plans
   }
 
