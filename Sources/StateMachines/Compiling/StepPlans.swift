@@ -164,7 +164,8 @@ struct StepPlans: Sendable {
     let tree = chart.tree
     var scratch = NestedScratch(byEvent: Array(repeating: [], count: events))
     plans.candidates.reserveCapacity(maxNestedCandidates(chart))
-    for leaf in 0..<Int32(tree.count) where chart.isAtomic(leaf) && tree.kinds[Int(leaf)] != .final {
+    // The planned leaves: atomic states (a final state takes no events).
+    for leaf in 0..<Int32(tree.count) where chart.kind(leaf) == .atomic {
       scratch.active.removeAll(keepingCapacity: true)
       var state = leaf
       while state != -1 {
@@ -220,12 +221,12 @@ struct StepPlans: Sendable {
     return plans
   }
 
-  /// At most how many candidates the nested slots have: for each leaf, the transitions of it,
-  /// its ancestors and the root. Reserved at once, since a large chart grew its candidates by
+  /// At most how many candidates the nested slots have: for each planned leaf, the transitions of
+  /// it, its ancestors and the root. Reserved at once, since a large chart grew its candidates by
   /// copying megabytes.
   private static func maxNestedCandidates<Model>(_ chart: Statechart<Model>) -> Int {
     var total = 0
-    for leaf in 0..<Int32(chart.count) where chart.isAtomic(leaf) {
+    for leaf in 0..<Int32(chart.count) where chart.kind(leaf) == .atomic {
       var state = leaf
       while state != -1 {
         total += chart.transitions(from: state).count
