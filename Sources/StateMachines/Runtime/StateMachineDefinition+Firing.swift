@@ -430,7 +430,8 @@ extension StateMachineDefinition {
   /// Everything ``can(_:on:)`` does not answer inline.
   @inlinable @inline(never)
   func canOutOfLine(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
-    guard accepts(event, on: model, modelChecked: modelChecked) else { return false }
+    // An ID of another definition, or of a name this one does not know (index -1): no transition.
+    guard accepts(event, on: model, modelChecked: modelChecked), event.index >= 0 else { return false }
     startIfNeeded(model)
     let (from, terminated) = locked(model) {
       (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
