@@ -2,12 +2,20 @@
 /// `isInState("active")` find the index with a cheap multiplicative hash of the name's UTF-8
 /// bytes (the standard `Hasher` is seeded SipHash) in an open-addressing table, then one string
 /// compare.
+///
+/// Names compare as Swift's `String ==` does, by canonical equivalence (SEMANTICS §Names): `"é"`
+/// precomposed and `"e\u{301}"` are one name. Equal ASCII strings have equal bytes, so the byte
+/// hash finds every ASCII spelling; a miss falls back to ``canonicalIndex(of:)``, which finds the
+/// other spellings. The fast path is unchanged for a name that is in the table.
 @usableFromInline
 struct NameTable: Sendable {
   /// `index + 1` of the name in that slot, 0 for an empty slot. At least twice as many slots as
   /// names, a power of two.
   @usableFromInline let slots: [Int32]
   @usableFromInline let names: [String]
+  /// Every name by `String` key (whose hashing is canonical), when some name is not ASCII: the
+  /// fallback of a miss. `nil` for an all-ASCII table, the common case.
+  @usableFromInline let canonical: [String: Int32]?
 
   /// A table of `names`; the first of two equal names wins.
   init(_ names: [String]) {
@@ -28,6 +36,13 @@ struct NameTable: Sendable {
       if !duplicate { slots[slot] = Int32(index + 1) }
     }
     self.slots = slots
+    if names.contains(where: { !Self.isASCII($0) }) {
+      var canonical: [String: Int32] = [:]
+      for (index, name) in names.enumerated() where canonical[name] == nil { canonical[name] = Int32(index) }
+      self.canonical = canonical
+    } else {
+      canonical = nil
+    }
   }
 
   /// The index of `name`, or `nil` if it is not in the table.
@@ -37,11 +52,39 @@ struct NameTable: Sendable {
     var slot = Self.hash(name) & mask
     while true {
       let entry = slots[slot]
-      if entry == 0 { return nil }
+      if entry == 0 { return canonicalIndex(of: name) }
       if names[Int(entry &- 1)] == name { return entry &- 1 }
       slot = (slot &+ 1) & mask
     }
   }
+
+  /// The index of a spelling of `name` whose bytes differ from the declared one's (a miss of the
+  /// byte hash), or `nil`. Out of line: only unknown names and other spellings come here.
+  @usableFromInline @inline(never)
+  func canonicalIndex(of name: String) -> Int32? {
+    if let canonical { return canonical[name] }
+    // Every name of the table is ASCII. A non-ASCII spelling equals an ASCII name only through a
+    // singleton canonical decomposition to ASCII (U+212A KELVIN SIGN is "K"); fold those and look
+    // the result up by its bytes. Any other non-ASCII scalar leaves a name no ASCII name equals.
+    guard !Self.isASCII(name) else { return nil }
+    var folded = String.UnicodeScalarView()
+    for scalar in name.unicodeScalars {
+      guard let ascii = scalar.isASCII ? scalar : Self.asciiSingletons[scalar] else { return nil }
+      folded.append(ascii)
+    }
+    // All ASCII now: its lookup hits by bytes or misses without coming back here.
+    return index(of: String(folded))
+  }
+
+  /// The scalars whose canonical decomposition is one ASCII scalar (Unicode's
+  /// `UnicodeData.txt`; `NameTableTests` checks the list against `String ==` over every scalar).
+  @usableFromInline static let asciiSingletons: [Unicode.Scalar: Unicode.Scalar] = [
+    "\u{212A}": "K", "\u{037E}": ";", "\u{1FEF}": "`",
+  ]
+
+  /// Whether every byte of `name` is ASCII.
+  @usableFromInline
+  static func isASCII(_ name: String) -> Bool { name.utf8.allSatisfy { $0 < 0x80 } }
 
   /// A multiplicative hash of the UTF-8 bytes, eight at a time, read as one contiguous buffer:
   /// event names are short, so this is one or two multiplications (a byte-by-byte FNV chain, or

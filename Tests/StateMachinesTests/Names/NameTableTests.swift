@@ -1,0 +1,78 @@
+import Testing
+
+@testable import StateMachines
+
+// The name lookup of `fire("name")` and `isInState("name")` (issue 7: no general-purpose string
+// hashing on the hot path): every name is found at its index, anything else is not.
+@Suite("Name table")
+struct NameTableTests {
+  @Test("finds every name, short, long, non-ASCII, sharing prefixes; rejects others")
+  func lookups() {
+    let names =
+      ["a", "b", "ab", "ba", "suspend", "unsuspend", "pendingActivation", "pendingActivatio",
+       "in progress", "état", "日本語の状態", String(repeating: "x", count: 300)]
+      + (0..<500).map { "state\($0)" }
+    let table = NameTable(names)
+    for (index, name) in names.enumerated() {
+      #expect(table.index(of: name) == Int32(index))
+    }
+    for missing in ["", "c", "suspended", "pendingActivationX", "state500", "etat", String(repeating: "x", count: 299)] {
+      #expect(table.index(of: missing) == nil)
+    }
+  }
+
+  @Test("the first of two equal names wins")
+  func duplicates() {
+    let table = NameTable(["on", "off", "on"])
+    #expect(table.index(of: "on") == 0)
+    #expect(table.index(of: "off") == 1)
+  }
+
+  @Test("a name from a bridged or concatenated string hashes like its literal")
+  func sameBytesSameHash() {
+    let built = ["sus", "pend"].joined()
+    #expect(NameTable.hash(built) == NameTable.hash("suspend"))
+    #expect(NameTable(["suspend"]).index(of: built) == 0)
+  }
+}
+
+/// Names compare by canonical equivalence (SEMANTICS §Names): the table finds a name in any
+/// spelling that `String ==` calls equal, and nothing else.
+@Suite("Name table: canonical equivalence")
+struct NameTableCanonicalTests {
+  @Test("a precomposed, decomposed or reordered spelling finds the declared name")
+  func otherSpellings() {
+    let declared = ["état", "\u{D55C}", "\u{00C5}", "q\u{0323}\u{0307}", "K", ";", "plain"]
+    let other = ["e\u{301}tat", "\u{1112}\u{1161}\u{11AB}", "\u{212B}", "q\u{0307}\u{0323}", "\u{212A}", "\u{037E}"]
+    let table = NameTable(declared)
+    for (index, spelling) in other.enumerated() {
+      #expect(spelling.utf8.elementsEqual(declared[index].utf8) == false)
+      #expect(table.index(of: spelling) == Int32(index), "\(spelling.unicodeScalars.map { $0.value })")
+    }
+    for lookalike in ["etat", "e", "\u{0430}", "k", "plain\u{301}", "K\u{301}"] {
+      #expect(table.index(of: lookalike) == nil)
+    }
+  }
+
+  @Test("an all-ASCII table finds an ASCII name spelled with a singleton decomposition")
+  func asciiTable() {
+    let table = NameTable(["K", "a;b", "x`"])
+    #expect(table.index(of: "\u{212A}") == 0)
+    #expect(table.index(of: "a\u{037E}b") == 1)
+    #expect(table.index(of: "x\u{1FEF}") == 2)
+    #expect(table.index(of: "\u{212A}\u{301}") == nil)
+    #expect(table.index(of: "é") == nil)
+  }
+
+  @Test("the singletons are exactly the scalars that String == calls equal to an ASCII character")
+  func singletonsAreComplete() {
+    var ascii: [String: Unicode.Scalar] = [:]
+    for value in 0..<0x80 { ascii[String(Unicode.Scalar(UInt8(value)))] = Unicode.Scalar(UInt8(value)) }
+    var found: [Unicode.Scalar: Unicode.Scalar] = [:]
+    for value in UInt32(0x80)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value), let equal = ascii[String(scalar)] else { continue }
+      found[scalar] = equal
+    }
+    #expect(found == NameTable.asciiSingletons)
+  }
+}
