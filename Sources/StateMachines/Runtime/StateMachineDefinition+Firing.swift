@@ -147,6 +147,11 @@ extension StateMachineDefinition {
         hitLimit = true
         continue
       }
+      if let armedIn = next.armedIn, !armedIn.isCurrent(in: model._$stateMachineStorage) {
+        lock?.unlock()
+        trace("queued event '\(eventName(next.event))' dropped: a timeout or notification of a state that was left")
+        continue
+      }
       lock?.unlock()
       if next.isOwn { steps += 1 }
       if case .failed(let error, _) = step(next.event, next.payload, model) {
@@ -567,21 +572,22 @@ extension StateMachineDefinition {
     guard event >= 0, Int(event) < compiled.events.count else {
       return .rejected(rejectUnknown("#\(event)", model))
     }
-    return run(event, payload, model, isCurrent: nil)
+    return run(event, payload, model, armedIn: nil)
   }
 
   /// Takes the machine and runs `event` as one run to completion, or queues it when the machine
-  /// is busy with a step of the calling thread. `isCurrent`, checked under the lock, tells a
-  /// timeout or notification that its state was left meanwhile (then nothing happens).
+  /// is busy with a step of the calling thread. `armedIn`, checked under the lock when the event
+  /// arrives and again when it leaves the queue, tells a timeout or notification that its state
+  /// was left meanwhile (then nothing happens).
   @inlinable
   func run(
-    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, isCurrent: (() -> Bool)?, external: Bool = false
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState?, external: Bool = false
   ) -> StepOutcome {
     let lock = model._$stateMachineLock
     // Why an event that found the machine busy was not queued.
     var ignoredBecause: String?
     let admission = admit(model) {
-      if let isCurrent, !isCurrent() {
+      if let armedIn, !armedIn.isCurrent(in: model._$stateMachineStorage) {
         ignoredBecause = "a timeout or notification of a state that was left"
         return
       }
@@ -591,14 +597,14 @@ extension StateMachineDefinition {
         return
       }
       model._$stateMachineStorage.enqueue(
-        QueuedEvent(event: event, payload: payload, isOwn: isOwn, isExternal: external))
+        QueuedEvent(event: event, payload: payload, isOwn: isOwn, isExternal: external, armedIn: armedIn))
     }
     if case .busy = admission {
       if let ignoredBecause { return .rejected(.busy(ignoredBecause)) }
       trace("event '\(eventName(event))' queued: the machine is running a step")
       return .queued
     }
-    if let isCurrent, !locked(model, isCurrent) {
+    if let armedIn, !locked(model, { armedIn.isCurrent(in: model._$stateMachineStorage) }) {
       _ = endRun(model, event: event)
       return .rejected(.busy("a timeout or notification of a state that was left"))
     }

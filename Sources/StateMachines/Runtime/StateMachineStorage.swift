@@ -137,12 +137,40 @@ struct QueuedEvent {
   /// Posted with `post(_:payload:)` (HIERARCHY.md S13): runs after the events fired inside the
   /// step (the internal queue) are done.
   @usableFromInline let isExternal: Bool
+  /// For a timeout or notification: the state it was armed in. It is checked again when the event
+  /// leaves the queue, since the step that ran meanwhile may have left that state.
+  @usableFromInline let armedIn: ArmedState?
 
   @usableFromInline
-  init(event: Int32, payload: (any Sendable)?, isOwn: Bool, isExternal: Bool = false) {
+  init(event: Int32, payload: (any Sendable)?, isOwn: Bool, isExternal: Bool = false, armedIn: ArmedState? = nil) {
     self.event = event
     self.payload = payload
     self.isOwn = isOwn
     self.isExternal = isExternal
+    self.armedIn = armedIn
+  }
+}
+
+/// The state a trigger (a timeout or a notification) was armed in: the trigger is stale once
+/// that state is left, even if it is entered again.
+@usableFromInline
+struct ArmedState: Sendable {
+  /// The statechart state whose entry serial is ``serial`` (S18); -1 for a flat machine, whose
+  /// ``serial`` is the epoch that every transition out of a state changes.
+  @usableFromInline let state: Int32
+  @usableFromInline let serial: UInt64
+
+  @usableFromInline
+  init(state: Int32, serial: UInt64) {
+    self.state = state
+    self.serial = serial
+  }
+
+  /// Whether the state is still the one the trigger was armed in. Read under the object's lock.
+  @usableFromInline
+  func isCurrent(in storage: StateMachineStorage) -> Bool {
+    guard let extras = storage.extras else { return false }
+    if state >= 0 { return extras.chart?.entrySerial[state] == serial }
+    return extras.epoch == serial
   }
 }

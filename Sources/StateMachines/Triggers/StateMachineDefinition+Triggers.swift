@@ -35,17 +35,17 @@ extension StateMachineDefinition {
       return
     }
     let extras = extras(of: model)
-    let epoch = locked(model) { extras.epoch }
     // A statechart's trigger is current while its state stays entered (its entry serial, S18);
     // a flat machine's while no transition disarmed the triggers (the epoch).
-    let serial = compiled.chart == nil ? nil : locked(model) { extras.chart?.entrySerial[state] }
+    let armedIn = locked(model) {
+      if compiled.chart != nil, let serial = extras.chart?.entrySerial[state] {
+        return ArmedState(state: state, serial: serial)
+      }
+      return ArmedState(state: -1, serial: extras.epoch)
+    }
     let delivery = TriggerDelivery(actor: actor) { [weak model] event in
       guard let model else { return }
-      _ = self.run(event, nil, model) {
-        guard let extras = model._$stateMachineStorage.extras else { return false }
-        if let serial { return extras.chart?.entrySerial[state] == serial }
-        return extras.epoch == epoch
-      }
+      _ = self.run(event, nil, model, armedIn: armedIn)
     }
     let tag: Int32 = compiled.chart == nil ? -1 : state
     for trigger in triggers {
