@@ -20,6 +20,7 @@ public final class DynamicStateMachine: StateMachineObject, @unchecked Sendable 
   /// `@exclusivity(unchecked)` skips the dynamic exclusivity check on every access. Safe because
   /// the runtime only makes instantaneous accesses to it (read or write one field, append to or
   /// remove from its queue), never one that spans user code, serialised by the lock.
+  @_documentation(visibility: internal)
   @exclusivity(unchecked) public var _$stateMachineStorage: StateMachineStorage
 
   /// A machine in `definition`'s initial state. Several machines may share one definition.
@@ -38,6 +39,8 @@ public final class DynamicStateMachine: StateMachineObject, @unchecked Sendable 
   /// The current state.
   public var state: String { stateMachineDefinition.currentState(of: self) }
 
+  @_documentation(visibility: internal)
   public var _$stateMachineModel: DynamicStateMachine { self }
+  @_documentation(visibility: internal)
   public var _$stateMachineLock: StateMachineLock? { StateMachineLock(guarding: self) }
 }

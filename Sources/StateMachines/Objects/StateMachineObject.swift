@@ -14,34 +14,45 @@ public protocol StateMachineObject: AnyObject {
   var state: String { get }
 
   /// `self`, typed as the model that callbacks receive.
+  @_documentation(visibility: internal)
   var _$stateMachineModel: StateMachineModel { get }
 
   /// The per-object machine storage. Implementation detail of ``StateMachine()``.
+  @_documentation(visibility: internal)
   var _$stateMachineStorage: StateMachineStorage { get set }
 
   /// The lock that serialises events, or `nil` for an object that is not shared between threads.
+  @_documentation(visibility: internal)
   var _$stateMachineLock: StateMachineLock? { get }
 
   /// The global actor the object is isolated to, where timeouts and notifications deliver their
   /// events; `nil` for an object that is not actor-isolated.
+  @_documentation(visibility: internal)
   var _$stateMachineActor: (any Actor)? { get }
 
   /// Whether ``_$stateMachineWillChangeState()`` and ``_$stateMachineDidChangeState()`` run code
   /// (true in an `@Observable` class): such code may fire events, so the state is then written
   /// only inside a run-to-completion step.
+  @_documentation(visibility: internal)
   var _$stateMachineHasStateHooks: Bool { get }
 
   /// Called just before a transition writes the state (Observation's `willSet`).
+  @_documentation(visibility: internal)
   func _$stateMachineWillChangeState()
 
   /// Called just after a transition wrote the state (Observation's `didSet`).
+  @_documentation(visibility: internal)
   func _$stateMachineDidChangeState()
 }
 
 extension StateMachineObject {
+  @_documentation(visibility: internal)
   public var _$stateMachineActor: (any Actor)? { nil }
+  @_documentation(visibility: internal)
   @inlinable public var _$stateMachineHasStateHooks: Bool { false }
+  @_documentation(visibility: internal)
   @inlinable public func _$stateMachineWillChangeState() {}
+  @_documentation(visibility: internal)
   @inlinable public func _$stateMachineDidChangeState() {}
 }
 

@@ -185,12 +185,14 @@ extension StateMachineDefinition {
 
   /// The opaque pointer a class's IDs keep for `definition` (see above).
   @inlinable @inline(__always)
+  @_documentation(visibility: internal)
   public static func _$opaque(_ definition: StateMachineDefinition<Model>) -> UnsafeRawPointer {
     UnsafeRawPointer(Unmanaged.passUnretained(definition).toOpaque())
   }
 
   /// ``fire(_:on:)`` for a generated event method.
   @inlinable @inline(__always)
+  @_documentation(visibility: internal)
   public static func _$fire(_ definition: UnsafeRawPointer, _ event: StateMachineEventID, on model: Model) -> Bool {
     Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
       $0.fire(event, model, modelChecked: true)
@@ -200,6 +202,7 @@ extension StateMachineDefinition {
   /// ``fire(_:payload:on:)`` for a generated event method that takes a payload. (A name of its
   /// own, not an overload of `_$fire`: generated code that names one function type-checks faster.)
   @inlinable
+  @_documentation(visibility: internal)
   public static func _$fireWithPayload(
     _ definition: UnsafeRawPointer, _ event: StateMachineEventID, payload: any Sendable, on model: Model
   ) -> Bool {
@@ -210,6 +213,7 @@ extension StateMachineDefinition {
 
   /// ``can(_:on:)`` for a generated `can<Event>` query.
   @inlinable @inline(__always)
+  @_documentation(visibility: internal)
   public static func _$can(_ definition: UnsafeRawPointer, _ event: StateMachineEventID, on model: Model) -> Bool {
     Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
       $0.can(event, model, modelChecked: true)
@@ -218,6 +222,7 @@ extension StateMachineDefinition {
 
   /// ``isInState(_:on:)`` for a generated `is<State>` query.
   @inlinable @inline(__always)
+  @_documentation(visibility: internal)
   public static func _$isInState(_ definition: UnsafeRawPointer, _ state: StateMachineStateID, on model: Model) -> Bool {
     Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
       $0.isInState(state, on: model)
