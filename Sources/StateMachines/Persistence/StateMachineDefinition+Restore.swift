@@ -77,31 +77,68 @@ extension StateMachineDefinition {
     try check(-1)
   }
 
-  /// `restoreState` for a statechart: the configuration is replaced without running callbacks;
-  /// history is kept; the triggers of the new active states are armed.
-  func restoreChart(_ chart: Statechart<Model>, parsing text: String, on model: Model) throws(StateMachineError) {
-    let active = try configuration(parsing: text, chart)
+  /// Puts `model` into `state` without running callbacks: an explicit reset, which also ends a
+  /// termination unless `state` is final. For a statechart `state` names a configuration (see
+  /// ``configuration(parsing:_:)``) and history is kept. The triggers of the old state are
+  /// disarmed, those of the new one armed. Observation hooks may fire events: they run to
+  /// completion after the state is written.
+  ///
+  /// - Throws: ``StateMachineError/unknownState(_:)`` or
+  ///   ``StateMachineError/illegalConfiguration(_:reason:)``, or ``StateMachineError/busy(_:)``
+  ///   when called while the machine runs a step (from one of its callbacks, say). The machine is
+  ///   then unchanged.
+  public func restore(_ state: String, on model: Model) throws(StateMachineError) {
+    // Resolved before anything changes: a bad name leaves the machine as it is.
+    let chart = compiled.chart
+    let active: [Int32]
+    var chartActive: StateSet?
+    if let chart {
+      let configuration = try configuration(parsing: state, chart)
+      chartActive = configuration
+      active = configuration.members
+    } else {
+      guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
+      active = [index]
+    }
     guard case .taken = admit(model, whileBusy: {}) else {
-      trace("restoreState('\(text)') rejected: the machine is running a step")
+      trace("restoreState('\(state)') rejected: the machine is running a step")
       throw .busy("restoreState")
     }
     disarm(model)
-    var configuration = chartConfiguration(model, chart)
-    configuration.active = active
-    configuration.arrivals = [:]
-    configuration.entrySerial = [:]
-    for state in active.members {
-      configuration.serial &+= 1
-      configuration.entrySerial[state] = configuration.serial
+    let terminated: Bool
+    if let chart, let chartActive {
+      var configuration = chartConfiguration(model, chart)
+      configuration.active = chartActive
+      configuration.arrivals = [:]
+      configuration.entrySerial = [:]
+      for member in active {
+        configuration.serial &+= 1
+        configuration.entrySerial[member] = configuration.serial
+      }
+      terminated = active.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
+      locked(model) { model._$stateMachineStorage.isTerminated = false }
+      clearStartFlags(model)
+      writeChart(configuration, chart, terminated: terminated, model)
+    } else {
+      let index = active[0]
+      terminated = compiled.isFinal[Int(index)]
+      model._$stateMachineWillChangeState()
+      locked(model) {
+        model._$stateMachineStorage.stateIndex = index
+        model._$stateMachineStorage.isTerminated = terminated
+      }
+      clearStartFlags(model)
+      model._$stateMachineDidChangeState()
     }
-    let terminated = active.members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
+    if !terminated { for member in active { arm(member, model) } }
+    if endRun(model, event: -1) { throw limitError(-1) }
+  }
+
+  /// A restored machine has started: nothing is left to enter.
+  private func clearStartFlags(_ model: Model) {
     locked(model) {
-      model._$stateMachineStorage.isTerminated = false
       model._$stateMachineStorage.set(StateMachineStorage.unstartedFlag | StateMachineStorage.restoredFlag, false)
     }
-    writeChart(configuration, chart, terminated: terminated, model)
-    if !terminated { for state in active.members { arm(state, model) } }
-    if endRun(model, event: -1) { throw limitError(-1) }
   }
 
   // MARK: Codable

@@ -1,0 +1,113 @@
+// The step of a flat machine: steps 1–9 of SEMANTICS.md, on a machine this thread owns.
+
+extension StateMachineDefinition {
+  /// The first of `candidates` (those of (`from`, `event`)) whose guard passes; `nil` if every
+  /// guard failed or there is none. Throws what a guard throws.
+  @inlinable
+  func selectCandidate(
+    _ event: Int32, from: Int32, in candidates: Range<Int>, payload: (any Sendable)?, _ model: Model
+  ) throws -> CompiledMachine<Model>.Candidate? {
+    for index in candidates {
+      let candidate = compiled.candidates[index]
+      guard let guardBody = candidate.guardBody else { return candidate }
+      let to = candidate.target >= 0 ? candidate.target : from
+      let passed = try guardBody(model) {
+        Transition(
+          event: compiled.events[Int(event)], from: compiled.states[Int(from)],
+          to: compiled.states[Int(to)], payload: payload)
+      }
+      trace("guard of '\(eventName(event))' to '\(stateName(to))': \(passed)")
+      if passed { return candidate }
+    }
+    return nil
+  }
+
+  /// Steps 1–9, without the clean-up of ``step(_:_:_:)``.
+  @inlinable
+  func attemptStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    if let chart = compiled.chart {
+      let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
+      if let plan = chart.plans.plan(event: event, from: start.number) {
+        return plannedStep(chart, plan, start, event, payload, model)
+      }
+      return chartStep(chart, event, payload, model)
+    }
+    let (from, terminated) = locked(model) {
+      (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
+    }
+    let eventName = compiled.events[Int(event)]
+    trace("event '\(eventName)' in state '\(stateName(from))'")
+    // 1. A terminated machine rejects everything.
+    if let definitionError { return rejected(.invalidDefinition(definitionError)) }
+    if terminated { return rejected(.terminated(event: eventName, state: stateName(from))) }
+    // 2. Select the transition.
+    let candidates = compiled.candidateRows.range(state: from, event: event)
+    if candidates.isEmpty {
+      return rejected(.noTransition(event: eventName, state: stateName(from)))
+    }
+    let selected: CompiledMachine<Model>.Candidate
+    do {
+      guard let candidate = try selectCandidate(event, from: from, in: candidates, payload: payload, model) else {
+        return rejected(.guardsFailed(event: eventName, state: stateName(from)))
+      }
+      selected = candidate
+    } catch {
+      return failed(eventName, transitionHappened: false, error)
+    }
+    let to = selected.target >= 0 ? selected.target : from
+    let isExternal = !selected.isInternal
+    // The Transition is built once, up front, if any callback of the definition takes it; else
+    // never (no callback asks). Read-only afterwards: no optional to fill in, no access checks.
+    let built: Transition? =
+      compiled.takesTransition
+      ? Transition(event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
+      : nil
+    func transition() -> Transition {
+      built ?? Transition(event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
+    }
+    // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
+    let announces = announces(model)
+    do {
+      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, transition) }
+      if announces && !selected.terminates {
+        announce(isExternal ? .exit : .internalTransition, from, event: event, payload: payload, model)
+      }
+      if isExternal {
+        if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(stateName(from))'") }
+        for action in compiled.exitActions[Int(from)] { try action(model, transition) }
+      }
+      try selected.action?(model, transition)
+    } catch {
+      return failed(eventName, transitionHappened: false, error)
+    }
+    // 6. The state is written; the old state's triggers are disarmed, the new one's armed.
+    let terminates = selected.terminates || compiled.isFinal[Int(to)]
+    write(to, model, terminating: terminates)
+    trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName)'")
+    let extras = locked(model) { model._$stateMachineStorage.extras }
+    if (isExternal || terminates) && extras != nil { disarm(model) }
+    if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
+    // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
+    var failure: (any Error)?
+    do {
+      if isExternal {
+        if announces { announce(.entry, to, event: event, payload: payload, model) }
+        if !compiled.entryActions[Int(to)].isEmpty { trace("entry '\(stateName(to))'") }
+        for action in compiled.entryActions[Int(to)] {
+          if let next = try action(model, transition) { try enqueue(next, model) }
+        }
+      }
+      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, transition) }
+    } catch {
+      failure = error
+    }
+    for observer in compiled.observers { observer(model, transition()) }
+    if let extras = extras ?? locked(model, { model._$stateMachineStorage.extras }) {
+      publish(
+        CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload),
+        to: extras)
+    }
+    if let failure { return failed(eventName, transitionHappened: true, failure) }
+    return .accepted
+  }
+}

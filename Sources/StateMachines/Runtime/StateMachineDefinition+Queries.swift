@@ -1,0 +1,139 @@
+// The queries: `can`, `isInState`, the current state and the available events. Guards run;
+// nothing else does.
+
+extension StateMachineDefinition {
+  // MARK: Queries
+
+  /// Enters the current state if the machine has not started yet (its first use).
+  @inlinable @inline(__always)
+  func startIfNeeded(_ model: Model) {
+    if locked(model, { model._$stateMachineStorage.isUnstarted }) { startOnFirstUse(model) }
+  }
+
+  @usableFromInline @inline(never)
+  func startOnFirstUse(_ model: Model) {
+    do { try start(model) } catch { trace("start on first use failed: \(error)") }
+  }
+
+  /// Whether firing `event` now would take a transition. Guards run; nothing else does. While
+  /// the machine is busy with a step on another thread and the caller is itself inside a step,
+  /// a guarded transition answers `false` (its guards cannot run meanwhile).
+  @inlinable
+  public func can(_ event: StateMachineEventID, on model: Model) -> Bool {
+    can(event, model, modelChecked: false)
+  }
+
+  @inlinable @inline(__always)
+  func can(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    // Inline: an object without a lock, started and not terminated, and a slot the table answers.
+    if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
+      model._$stateMachineStorage.slowPathFlags & (StateMachineStorage.unstartedFlag | StateMachineStorage.terminatedFlag) == 0,
+      let answer = answerFromTable(compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)])
+    {
+      return answer
+    }
+    return canOutOfLine(event, model, modelChecked: modelChecked)
+  }
+
+  /// Everything ``can(_:on:)`` does not answer inline.
+  @inlinable @inline(never)
+  func canOutOfLine(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    // An ID of another definition, or of a name this one does not know (index -1): no transition.
+    guard accepts(event, on: model, modelChecked: modelChecked), event.index >= 0 else { return false }
+    startIfNeeded(model)
+    let (from, terminated) = locked(model) {
+      (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
+    }
+    if terminated { return false }
+    if let answer = answerFromTable(slot(event.index, from)) { return answer }
+    return withGuardsEvaluable(model, otherwise: false) { from in canTake(event.index, from: from, model) }
+  }
+
+  /// The fast-table value of (`event`, `state`).
+  @inlinable
+  func slot(_ event: Int32, _ state: Int32) -> Int32 {
+    compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(state)]
+  }
+
+  /// The answer of `can` that a table slot gives without running a guard, or `nil`.
+  @inlinable
+  func answerFromTable(_ slot: Int32) -> Bool? {
+    if slot == CompiledMachine<Model>.noTransition { return false }
+    if slot >= 0 { return true }
+    // A light slot without a guard (its low bit clear) is always taken.
+    if slot <= CompiledMachine<Model>.light, (CompiledMachine<Model>.light &- slot) & 1 == 0 { return true }
+    return nil
+  }
+
+  /// Runs `body` with the current state where guards may run: on a machine this thread takes for
+  /// the moment, or already runs a step of. Guards see a querying flag, so an event they fire on
+  /// this machine is ignored and asking changes nothing. `otherwise` when the machine is busy on
+  /// another thread and this thread may not wait.
+  @usableFromInline
+  func withGuardsEvaluable<R>(_ model: Model, otherwise: R, _ body: (Int32) -> R) -> R {
+    func evaluate() -> R {
+      let (from, wasQuerying) = locked(model) {
+        let flags = model._$stateMachineStorage.slowPathFlags
+        model._$stateMachineStorage.set(StateMachineStorage.queryingFlag, true)
+        return (model._$stateMachineStorage.stateIndex, flags & StateMachineStorage.queryingFlag != 0)
+      }
+      let result = body(from)
+      locked(model) { model._$stateMachineStorage.set(StateMachineStorage.queryingFlag, wasQuerying) }
+      return result
+    }
+    switch admit(model, whileBusy: {}) {
+    case .taken:
+      let result = evaluate()
+      _ = endRun(model, event: -1)
+      return result
+    case .busy(let here):
+      return here ? evaluate() : otherwise
+    }
+  }
+
+  /// Whether `event` would take a transition from `from`, running guards.
+  @usableFromInline
+  func canTake(_ event: Int32, from: Int32, _ model: Model) -> Bool {
+    if let chart = compiled.chart { return chartCanTake(chart, event, model) }
+    if isTerminated(model) { return false }
+    if let answer = answerFromTable(slot(event, from)) { return answer }
+    let candidates = compiled.candidateRows.range(state: from, event: event)
+    return (try? selectCandidate(event, from: from, in: candidates, payload: nil, model)) != nil
+  }
+
+  /// Whether `model` is in `state`.
+  @inlinable
+  public func isInState(_ state: StateMachineStateID, on model: Model) -> Bool {
+    guard state.definition == compiled.identity else { return false }
+    if compiled.chart != nil { return isInChartState(state.index, on: model) }
+    startIfNeeded(model)
+    return locked(model) { model._$stateMachineStorage.stateIndex == state.index }
+  }
+
+  /// The name of `model`'s current state.
+  @inlinable
+  public func currentState(of model: Model) -> String {
+    startIfNeeded(model)
+    if let chart = compiled.chart { return chartState(of: model, chart) }
+    return stateName(locked(model) { model._$stateMachineStorage.stateIndex })
+  }
+
+  /// The events that would take a transition now, in declaration order: one consistent answer,
+  /// taken while the machine does not change.
+  public func availableEvents(on model: Model) -> [String] {
+    startIfNeeded(model)
+    let available = withGuardsEvaluable(model, otherwise: nil) { from in
+      compiled.events.indices.filter { canTake(Int32($0), from: from, model) }
+    }
+    if let available { return available.map { compiled.events[$0] } }
+    // Busy on another thread: the transitions that need no guard.
+    let from = locked(model) { model._$stateMachineStorage.stateIndex }
+    return compiled.events.indices.filter { answerFromTable(slot(Int32($0), from)) == true }
+      .map { compiled.events[$0] }
+  }
+
+  /// Whether `model`'s machine has terminated.
+  public func isTerminated(_ model: Model) -> Bool {
+    locked(model) { model._$stateMachineStorage.isTerminated }
+  }
+}

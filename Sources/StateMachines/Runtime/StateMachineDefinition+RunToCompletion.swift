@@ -1,0 +1,134 @@
+// Run to completion (SEMANTICS.md): an event is admitted, or queued while the machine is busy
+// with a step of the calling thread; its step runs; then the events queued meanwhile run, each as
+// a step of its own.
+
+import Foundation
+
+extension StateMachineDefinition {
+  // MARK: The full step
+
+  /// Runs one event to completion, including the events queued meanwhile; or queues it if the
+  /// machine is busy with a step of the calling thread.
+  @inlinable
+  func process(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    guard event >= 0, Int(event) < compiled.events.count else {
+      return .rejected(rejectUnknown("#\(event)", model))
+    }
+    return run(event, payload, model, armedIn: nil)
+  }
+
+  /// Takes the machine and runs `event` as one run to completion, or queues it when the machine
+  /// is busy with a step of the calling thread. `armedIn`, checked under the lock when the event
+  /// arrives and again when it leaves the queue, tells a timeout or notification that its state
+  /// was left meanwhile (then nothing happens).
+  @inlinable
+  func run(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState?, external: Bool = false
+  ) -> StepOutcome {
+    let lock = model._$stateMachineLock
+    // Why an event that found the machine busy was not queued.
+    var ignoredBecause: String?
+    let admission = admit(model) {
+      if let armedIn, !armedIn.isCurrent(in: model._$stateMachineStorage) {
+        ignoredBecause = "a timeout or notification of a state that was left"
+        return
+      }
+      let isOwn = lock.map { ThreadSteps.owns($0) } ?? true
+      if isOwn && model._$stateMachineStorage.slowPathFlags & StateMachineStorage.queryingFlag != 0 {
+        ignoredBecause = "a guard evaluated by can()"
+        return
+      }
+      model._$stateMachineStorage.enqueue(
+        QueuedEvent(event: event, payload: payload, isOwn: isOwn, isExternal: external, armedIn: armedIn))
+    }
+    if case .busy = admission {
+      if let ignoredBecause { return .rejected(.busy(ignoredBecause)) }
+      trace("event '\(eventName(event))' queued: the machine is running a step")
+      return .queued
+    }
+    if let armedIn, !locked(model, { armedIn.isCurrent(in: model._$stateMachineStorage) }) {
+      _ = endRun(model, event: event)
+      return .rejected(.busy("a timeout or notification of a state that was left"))
+    }
+    if locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = enter(model) }
+    let outcome: StepOutcome
+    if let log = compiled.log {
+      let start = ContinuousClock.now
+      outcome = step(event, payload, model)
+      log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
+    } else {
+      outcome = step(event, payload, model)
+    }
+    if endRun(model, event: event) { return .failed(limitError(event), transitionHappened: outcome.happened) }
+    return outcome
+  }
+
+  /// The error for an event name the machine does not know; a terminated machine says so first
+  /// (SEMANTICS step 1). Logged.
+  @usableFromInline
+  func rejectUnknown(_ name: String, _ model: Model) -> StateMachineError {
+    let (terminated, state) = locked(model) {
+      (model._$stateMachineStorage.isTerminated, model._$stateMachineStorage.stateIndex)
+    }
+    let error: StateMachineError
+    if let definitionError {
+      error = .invalidDefinition(definitionError)
+    } else if terminated {
+      error = .terminated(event: name, state: stateName(state))
+    } else {
+      error = .unknownEvent(name)
+    }
+    trace("event '\(name)' rejected: \(error)")
+    return error
+  }
+
+  /// Writes a line to the verbose log, if there is one.
+  @inlinable
+  func trace(_ message: @autoclosure () -> String) {
+    if let log = compiled.log { log.write("[\(Model.self)] " + message()) }
+  }
+
+  /// One transition, steps 1–9 of SEMANTICS.md, on a machine this thread owns.
+  @inlinable
+  func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    let queued = locked(model) { model._$stateMachineStorage.queueCount }
+    let outcome = attemptStep(event, payload, model)
+    // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
+    if !outcome.happened { dropOwnQueued(after: queued, model) }
+    return outcome
+  }
+
+  @inlinable
+  func rejected(_ error: StateMachineError) -> StepOutcome {
+    trace("rejected: \(error)")
+    return .rejected(error)
+  }
+
+  /// Drops the events that the running step queued itself after the first `count`: those of a
+  /// step that changed nothing. The log says so.
+  @inlinable
+  func dropOwnQueued(after count: Int, _ model: Model) {
+    let dropped = locked(model) { model._$stateMachineStorage.dropOwnQueued(after: count) }
+    if dropped > 0 { trace("dropped \(dropped) event(s) queued by a step that changed nothing") }
+  }
+
+  @inlinable
+  func failed(_ event: String, transitionHappened: Bool, _ error: any Error) -> StepOutcome {
+    let failure = StateMachineError.callbackFailed(
+      event: event, transitionHappened: transitionHappened, underlying: error)
+    trace("failed: \(failure)")
+    return .failed(failure, transitionHappened: transitionHappened)
+  }
+
+  /// Queues the event an entry action asked for.
+  @inlinable
+  func enqueue(_ next: NextStep, _ model: Model) throws(StateMachineError) {
+    switch next {
+    case .fire(let name, let payload):
+      guard let index = eventIndex(name) else { throw .unknownEvent(name) }
+      locked(model) {
+        model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload, isOwn: true))
+      }
+    }
+  }
+}

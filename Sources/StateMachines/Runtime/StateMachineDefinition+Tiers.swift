@@ -1,0 +1,179 @@
+// The tiers of firing an event (SEMANTICS.md, "Firing an event"). Inlinable, so that a generated
+// event method is specialised for its class. Chosen per (state, event) slot when the definition
+// is compiled:
+// - fast: the transition runs no code; a table load and a store;
+// - light: it runs only plain `before`/`after` callbacks; no `Transition` is built;
+// - full: everything else (guards, actions, entry/exit, observers, triggers, the log): a run to
+//   completion (`StateMachineDefinition+RunToCompletion.swift`).
+
+extension StateMachineDefinition {
+  // MARK: Firing
+
+  /// Fires `event` on `model`. Returns whether a transition happened, or whether the event was
+  /// queued because the machine was busy with a step of the calling thread (see
+  /// ``StateMachineObject/fire(_:payload:)``).
+  ///
+  /// Inlined into the generated method, and kept small so that the method itself can be inlined
+  /// into its caller: a transition that runs no code, on an object without a lock, is a compare of
+  /// the ID's definition, a flags test, a table load (or a compare) and a store. Everything else
+  /// is one call away.
+  @inlinable @inline(__always)
+  public func fire(_ event: StateMachineEventID, on model: Model) -> Bool {
+    fire(event, model, modelChecked: false)
+  }
+
+  @inlinable @inline(__always)
+  func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
+      let slot = tierSlot(event, model)
+    {
+      if slot >= 0 {
+        model._$stateMachineStorage.stateIndex = slot
+        return true
+      }
+      if slot == CompiledMachine<Model>.noTransition { return false }
+    }
+    return fireOutOfLine(event, model, modelChecked: modelChecked)
+  }
+
+  /// The fast-table slot of `event` in `model`'s current state, or `nil` when the object must
+  /// take the full step whatever the slot says (a flag of ``StateMachineStorage/slowPathFlags``,
+  /// or state hooks). Read where this thread may read the storage: no lock, or under it.
+  @inlinable @inline(__always)
+  func tierSlot(_ event: StateMachineEventID, _ model: Model) -> Int32? {
+    guard model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks else { return nil }
+    return fastSlot(event, model._$stateMachineStorage.stateIndex)
+  }
+
+  /// What the inlined part of ``fire(_:on:)`` leaves: an ID or object of another definition, an
+  /// object with a lock, the light tier and the full step. One path for objects with and without
+  /// a lock: the storage is read and written under the lock if there is one, and the callbacks
+  /// of the light tier run outside it, under the busy mark.
+  @inlinable @inline(never)
+  func fireOutOfLine(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+    guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign(event, model) }
+    let lock = model._$stateMachineLock
+    lock?.lock()
+    guard let slot = tierSlot(event, model), slot != CompiledMachine<Model>.fullStep else {
+      lock?.unlock()
+      return fireFully(event, model)
+    }
+    if slot >= 0 {
+      model._$stateMachineStorage.stateIndex = slot
+      lock?.unlock()
+      return true
+    }
+    if slot == CompiledMachine<Model>.noTransition {
+      lock?.unlock()
+      return false
+    }
+    // The light tier.
+    model._$stateMachineStorage.isBusy = true
+    lock?.unlock()
+    if let lock { ThreadSteps.push(lock) }
+    let happened = fireLight(compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)], model)
+    _ = endRun(model, event: event.index)
+    return happened
+  }
+
+  /// Fires `event` on `model` with a payload that callbacks, guards and actions receive.
+  @inlinable
+  public func fire(_ event: StateMachineEventID, payload: (any Sendable)?, on model: Model) -> Bool {
+    guard let payload else { return fire(event, on: model) }
+    guard accepts(event, on: model) else { return rejectForeign(event, model) }
+    return process(event.index, payload, model).happened
+  }
+
+  /// Fires `event` on `model` and throws why it was rejected or failed.
+  @inlinable
+  public func fireOrThrow(
+    _ event: StateMachineEventID, payload: (any Sendable)? = nil, on model: Model
+  ) throws(StateMachineError) {
+    guard accepts(event, on: model) else {
+      _ = rejectForeign(event, model)
+      throw .foreignID
+    }
+    switch process(event.index, payload, model) {
+    case .accepted, .queued: return
+    case .rejected(let error), .failed(let error, _): throw error
+    }
+  }
+
+  /// An ID of another definition, or a model that another definition drives: rejected, logged.
+  @usableFromInline @inline(never)
+  func rejectForeign(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    trace("rejected: \(StateMachineError.foreignID)")
+    return false
+  }
+
+  /// The fast-table value of `event` in `state`; an event with one source state compares
+  /// instead of loading.
+  @inlinable @inline(__always)
+  func fastSlot(_ event: StateMachineEventID, _ state: Int32) -> Int32 {
+    if event.onlySource >= 0 {
+      return state == event.onlySource ? event.onlySourceSlot : CompiledMachine<Model>.noTransition
+    }
+    return compiled.fastSlots[event.column &+ Int(state)]
+  }
+
+  /// Everything the fast tiers do not handle: kept out of line so they stay small.
+  @inlinable @inline(never)
+  func fireFully(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    process(event.index, nil, model).happened
+  }
+
+  /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
+  /// state, `after` callbacks. A failing or throwing guard, or a throwing `before` callback,
+  /// changes nothing (the events they fired are dropped too); a throwing `after` callback skips
+  /// the rest and the new state stands.
+  @inlinable @inline(__always)
+  func fireLight(_ light: Unmanaged<LightTransition<Model>>, _ model: Model) -> Bool {
+    light._withUnsafeGuaranteedRef { transition in
+      if let callback = transition.soleAfterCallback {
+        write(transition.target, model)
+        // An error does not undo the transition.
+        try? callback._withUnsafeGuaranteedRef { try $0.body(model) }
+        return true
+      }
+      if let guardBox = transition.guardBox {
+        let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
+        guard passed else {
+          dropOwnQueued(after: 0, model)
+          return false
+        }
+      }
+      do {
+        try callPlain(transition.before, model)
+      } catch {
+        dropOwnQueued(after: 0, model)
+        return false
+      }
+      write(transition.target, model)
+      // An error here does not undo the transition; the remaining callbacks are skipped.
+      try? callPlain(transition.after, model)
+      return true
+    }
+  }
+
+  /// Calls plain callbacks in order, through unowned references; stops at the first that throws.
+  @inlinable @inline(__always)
+  func callPlain(_ callbacks: [Unmanaged<PlainCallbackBox<Model>>], _ model: Model) throws {
+    var index = 0
+    while index < callbacks.count {
+      try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+      index &+= 1
+    }
+  }
+
+  /// Writes the state (and termination), telling Observation (a no-op unless the class is
+  /// `@Observable`). The hooks run outside the lock: they may run user code.
+  @inlinable
+  func write(_ state: Int32, _ model: Model, terminating: Bool = false) {
+    model._$stateMachineWillChangeState()
+    locked(model) {
+      model._$stateMachineStorage.stateIndex = state
+      if terminating { model._$stateMachineStorage.isTerminated = true }
+    }
+    model._$stateMachineDidChangeState()
+  }
+}
