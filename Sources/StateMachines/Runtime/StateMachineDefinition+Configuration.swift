@@ -77,7 +77,7 @@ extension StateMachineDefinition {
       _ = rejectUnknown(event, model)
       return false
     }
-    return run(index, payload, model, armedIn: nil, external: true).happened
+    return runToCompletion(index, payload, model, external: true).happened
   }
 
   /// Fires `event` on `model` after `delay` on the definition's clock (SCXML `<send delay>`):
@@ -97,7 +97,7 @@ extension StateMachineDefinition {
     // on a `ManualClock` that is never advanced, as the fuzzer's leak check found).
     let delivery = TriggerDelivery(actor: actor) { [weak self, weak model] event in
       guard let self, let model else { return }
-      _ = self.run(event, payload, model, armedIn: nil, external: true)
+      _ = self.runToCompletion(event, payload, model, external: true)
     }
     _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }
   }

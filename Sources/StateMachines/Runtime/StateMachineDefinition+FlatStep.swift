@@ -22,9 +22,11 @@ extension StateMachineDefinition {
     return nil
   }
 
-  /// Steps 1–9, without the clean-up of ``step(_:_:_:)``.
+  /// The step of the definition's engine, without the clean-up of ``step(_:_:_:)``: a
+  /// statechart's planned step where one was planned for the configuration, else its full step
+  /// (HIERARCHY.md), or the flat step.
   @inlinable
-  func attemptStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+  func engineStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     if let chart = compiled.chart {
       let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
       if let plan = chart.plans.plan(event: event, from: start.number) {
@@ -32,6 +34,12 @@ extension StateMachineDefinition {
       }
       return chartStep(chart, event, payload, model)
     }
+    return flatStep(event, payload, model)
+  }
+
+  /// Steps 1–9 of SEMANTICS.md for a flat machine.
+  @inlinable
+  func flatStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     let (from, terminated) = locked(model) {
       (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
     }

@@ -5,26 +5,18 @@
 import Foundation
 
 extension StateMachineDefinition {
-  // MARK: The full step
-
-  /// Runs one event to completion, including the events queued meanwhile; or queues it if the
-  /// machine is busy with a step of the calling thread.
+  /// Takes the machine and runs `event` as one run to completion: its ``step(_:_:_:)``, then the
+  /// events queued meanwhile (``endRun(_:event:)``). Or queues it when the machine is busy with a
+  /// step of the calling thread. `armedIn`, checked under the lock when the event arrives and
+  /// again when it leaves the queue, tells a timeout or notification that its state was left
+  /// meanwhile (then nothing happens). `external`: posted (S13), it waits for the internal queue.
   @inlinable
-  func process(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+  func runToCompletion(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false
+  ) -> StepOutcome {
     guard event >= 0, Int(event) < compiled.events.count else {
       return .rejected(rejectUnknown("#\(event)", model))
     }
-    return run(event, payload, model, armedIn: nil)
-  }
-
-  /// Takes the machine and runs `event` as one run to completion, or queues it when the machine
-  /// is busy with a step of the calling thread. `armedIn`, checked under the lock when the event
-  /// arrives and again when it leaves the queue, tells a timeout or notification that its state
-  /// was left meanwhile (then nothing happens).
-  @inlinable
-  func run(
-    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState?, external: Bool = false
-  ) -> StepOutcome {
     let lock = model._$stateMachineLock
     // Why an event that found the machine busy was not queued.
     var ignoredBecause: String?
@@ -88,11 +80,13 @@ extension StateMachineDefinition {
     if let log = compiled.log { log.write("[\(Model.self)] " + message()) }
   }
 
-  /// One transition, steps 1–9 of SEMANTICS.md, on a machine this thread owns.
+  /// One step of `event`, on a machine this thread owns: the engine's step
+  /// (``engineStep(_:_:_:)``); when it changed nothing, the events its guards or callbacks
+  /// queued are dropped with it.
   @inlinable
   func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     let queued = locked(model) { model._$stateMachineStorage.queueCount }
-    let outcome = attemptStep(event, payload, model)
+    let outcome = engineStep(event, payload, model)
     // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
     if !outcome.happened { dropOwnQueued(after: queued, model) }
     return outcome

@@ -81,7 +81,7 @@ extension StateMachineDefinition {
   public func fire(_ event: StateMachineEventID, payload: (any Sendable)?, on model: Model) -> Bool {
     guard let payload else { return fire(event, on: model) }
     guard accepts(event, on: model) else { return rejectForeign(event, model) }
-    return process(event.index, payload, model).happened
+    return runToCompletion(event.index, payload, model).happened
   }
 
   /// Fires `event` on `model` and throws why it was rejected or failed.
@@ -93,7 +93,7 @@ extension StateMachineDefinition {
       _ = rejectForeign(event, model)
       throw .foreignID
     }
-    switch process(event.index, payload, model) {
+    switch runToCompletion(event.index, payload, model) {
     case .accepted, .queued: return
     case .rejected(let error), .failed(let error, _): throw error
     }
@@ -119,7 +119,7 @@ extension StateMachineDefinition {
   /// Everything the fast tiers do not handle: kept out of line so they stay small.
   @inlinable @inline(never)
   func fireFully(_ event: StateMachineEventID, _ model: Model) -> Bool {
-    process(event.index, nil, model).happened
+    runToCompletion(event.index, nil, model).happened
   }
 
   /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the

@@ -45,7 +45,7 @@ extension StateMachineDefinition {
     }
     let delivery = TriggerDelivery(actor: actor) { [weak model] event in
       guard let model else { return }
-      _ = self.run(event, nil, model, armedIn: armedIn)
+      _ = self.runToCompletion(event, nil, model, armedIn: armedIn)
     }
     let tag: Int32 = compiled.chart == nil ? -1 : state
     for trigger in triggers {
