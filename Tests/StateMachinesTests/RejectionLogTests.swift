@@ -60,8 +60,8 @@ struct RejectionLogTests {
       sm.when("start", transitionFrom: "idle", to: "running")
     })
     let slots = machine.stateMachineDefinition.compiled.fastSlots
-    #expect(!slots.contains(CompiledMachine<DynamicStateMachine>.fullStep))
+    #expect(!slots.contains(.full))
     let logged = try loggedMachine(LogLines())
-    #expect(logged.stateMachineDefinition.compiled.fastSlots.allSatisfy { $0 == CompiledMachine<DynamicStateMachine>.fullStep })
+    #expect(logged.stateMachineDefinition.compiled.fastSlots.allSatisfy { $0 == .full })
   }
 }

@@ -42,15 +42,6 @@ struct CompiledMachine<Model> {
     let notification: Notification.Name?
   }
 
-  /// The value of a slot in ``fastSlots`` that has no transition.
-  @usableFromInline static var noTransition: Int32 { -1 }
-  /// The value of a slot in ``fastSlots`` that needs the full step (guards, actions, …).
-  @usableFromInline static var fullStep: Int32 { -2 }
-  /// Slot values at or below this one are "light": `light - value` is `index << 1 | hasGuard`,
-  /// where `index` is that of a ``LightTransition`` in ``lightTransitions`` (a transition that
-  /// runs only a plain guard and plain `before`/`after` callbacks). The guard bit lets `can`
-  /// answer an unguarded slot from the table alone.
-  @usableFromInline static var light: Int32 { -3 }
 
   /// The identity of this definition, which its event and state IDs carry: an ID of another
   /// definition is rejected with one compare. (An object, not a counter, so it is unique while
@@ -68,11 +59,10 @@ struct CompiledMachine<Model> {
   @usableFromInline let stateTable: NameTable
   @usableFromInline let eventTable: NameTable
   @usableFromInline let initialStateIndex: Int32
-  /// Column-major, `slot = event * states.count + state`, plus one last column of
-  /// ``noTransition`` for unknown events: the target of a transition that runs no code,
-  /// ``noTransition``, ``fullStep``, or a ``light`` encoding. An event ID carries its column's
-  /// offset, so the hot path adds the state and loads.
-  @usableFromInline let fastSlots: [Int32]
+  /// The tier of every (state, event), column-major (``TransitionSlot/position(event:state:columnHeight:)``),
+  /// plus one last column of ``TransitionSlot/none`` for unknown events. An event ID carries its
+  /// column's offset, so the hot path adds the state and loads.
+  @usableFromInline let fastSlots: [TransitionSlot]
   /// The height of a column of ``fastSlots``: the number of states, at least 1 (a definition
   /// without states still has a current state index, 0, that must read a rejecting slot).
   @usableFromInline let columnHeight: Int
@@ -123,7 +113,7 @@ struct CompiledMachine<Model> {
     eventTable = NameTable(events)
     initialStateIndex = initial.flatMap { stateIndexByName[$0] } ?? 0
     columnHeight = max(states.count, 1)
-    fastSlots = Array(repeating: Self.noTransition, count: max(states.count, 1) * (events.count + 1))
+    fastSlots = Array(repeating: TransitionSlot.none, count: max(states.count, 1) * (events.count + 1))
     eventIDs = Self.eventIDs(
       fastSlots, onlySources: Array(repeating: -1, count: events.count), columnHeight: max(states.count, 1),
       identity: identity)
@@ -243,8 +233,8 @@ struct CompiledMachine<Model> {
     let wildcardEvents = wildcardByEvent.keys.sorted()
     let allSlotsFull = !observers.isEmpty || builder.log != nil || builder.postsStateNotifications
     columnHeight = states.count
-    var fastSlots = [Int32](
-      repeating: builder.log != nil ? Self.fullStep : Self.noTransition, count: states.count * (events.count + 1))
+    var fastSlots = [TransitionSlot](
+      repeating: builder.log != nil ? .full : .none, count: states.count * (events.count + 1))
     var lightTransitionObjects: [LightTransition<Model>] = []
     var candidates: [Candidate] = []
     var rowStarts: [Int32] = [0]
@@ -285,17 +275,16 @@ struct CompiledMachine<Model> {
         let needsFullStep =
           allSlotsFull || !triggers[Int(from)].isEmpty
           || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
-        let slotIndex = Int(event) * states.count + Int(from)
+        let slotIndex = TransitionSlot.position(event: Int(event), state: Int(from), columnHeight: states.count)
         switch Self.tier(
           of: slot, from: from, entry: entryActions, exit: exitActions, isFinal: isFinal,
           needsFullStep: needsFullStep, callbacks: plainBoxes[Int(event)])
         {
-        case .none: fastSlots[slotIndex] = Self.noTransition
-        case .fast(let target): fastSlots[slotIndex] = target
-        case .full: fastSlots[slotIndex] = Self.fullStep
+        case .none: fastSlots[slotIndex] = .none
+        case .fast(let target): fastSlots[slotIndex] = .fast(target)
+        case .full: fastSlots[slotIndex] = .full
         case .light(let transition):
-          let hasGuard: Int32 = transition.guardBox == nil ? 0 : 1
-          fastSlots[slotIndex] = Self.light - (Int32(lightTransitionObjects.count) << 1 | hasGuard)
+          fastSlots[slotIndex] = .light(lightTransitionObjects.count, guarded: transition.guardBox != nil)
           lightTransitionObjects.append(transition)
         }
         candidates += slot
@@ -355,12 +344,12 @@ struct CompiledMachine<Model> {
   /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an
   /// unknown event: the all-rejecting last column.
   static func eventIDs(
-    _ fastSlots: [Int32], onlySources: [Int32], columnHeight: Int, identity: ObjectIdentifier
+    _ fastSlots: [TransitionSlot], onlySources: [Int32], columnHeight: Int, identity: ObjectIdentifier
   ) -> [StateMachineEventID] {
     var ids: [StateMachineEventID] = []
     ids.reserveCapacity(onlySources.count + 1)
     for (event, onlySource) in onlySources.enumerated() {
-      let column = event * columnHeight
+      let column = TransitionSlot.position(event: event, state: 0, columnHeight: columnHeight)
       if onlySource >= 0 {
         ids.append(
           StateMachineEventID(
@@ -370,7 +359,8 @@ struct CompiledMachine<Model> {
         ids.append(StateMachineEventID(definition: identity, index: Int32(event), column: column))
       }
     }
-    ids.append(StateMachineEventID(definition: identity, index: -1, column: onlySources.count * columnHeight))
+    let unknownColumn = TransitionSlot.position(event: onlySources.count, state: 0, columnHeight: columnHeight)
+    ids.append(StateMachineEventID(definition: identity, index: -1, column: unknownColumn))
     return ids
   }
 

@@ -67,8 +67,10 @@ extension CompiledMachine {
     declaredTransitions = []
     // Every known event takes the statechart step; the last column rejects unknown events.
     columnHeight = tree.count
-    var fastSlots = [Int32](repeating: Self.fullStep, count: tree.count * (events.count + 1))
-    for slot in (tree.count * events.count)..<fastSlots.count { fastSlots[slot] = Self.noTransition }
+    var fastSlots = [TransitionSlot](repeating: .full, count: tree.count * (events.count + 1))
+    for state in 0..<tree.count {
+      fastSlots[TransitionSlot.position(event: events.count, state: state, columnHeight: tree.count)] = .none
+    }
     chart.hasTriggers = triggers.contains { !$0.isEmpty }
     // Observers, the log and notifications see every step: no slot may skip it.
     let everyStepRuns = !store.observers.isEmpty || store.log != nil || store.postsStateNotifications
@@ -86,17 +88,19 @@ extension CompiledMachine {
     } else {
       // Triggers check their state's entry record, which then lives in the extras.
       if chart.hasTriggers { chart.nestedNeedsRecord = true }
-      chart.plans = StepPlans.nested(chart, events: events.count, code: code, fast: &fastSlots, fullStep: Self.fullStep)
+      chart.plans = StepPlans.nested(chart, events: events.count, code: code, fast: &fastSlots)
       // The state index always holds a leaf once the machine started: other rows are never read.
       for state in 0..<tree.count where !chart.isAtomic(Int32(state)) {
-        for event in 0..<events.count { fastSlots[event * tree.count + state] = Self.noTransition }
+        for event in 0..<events.count {
+          fastSlots[TransitionSlot.position(event: event, state: state, columnHeight: tree.count)] = .none
+        }
       }
       // A slot with no transition at all rejects from the table.
       for leaf in 0..<tree.count where chart.isAtomic(Int32(leaf)) {
         for event in 0..<events.count where !chart.hasEventless {
-          let slot = event * tree.count + leaf
+          let slot = TransitionSlot.position(event: event, state: leaf, columnHeight: tree.count)
           if chart.plans.plan(event: Int32(event), from: Int32(leaf)) == nil && !Self.anyTransition(chart, event: Int32(event), leaf: Int32(leaf)) {
-            fastSlots[slot] = Self.noTransition
+            fastSlots[slot] = .none
           }
         }
       }
@@ -107,9 +111,10 @@ extension CompiledMachine {
     var onlySources = [Int32](repeating: -1, count: events.count)
     if chart.isNested && store.log == nil {
       for event in 0..<events.count {
-        let column = fastSlots[(event * tree.count)..<((event + 1) * tree.count)]
-        let sources = column.indices.filter { column[$0] != Self.noTransition }
-        if sources.count == 1 { onlySources[event] = Int32(sources[0] - event * tree.count) }
+        let sources = (0..<tree.count).filter {
+          fastSlots[TransitionSlot.position(event: event, state: $0, columnHeight: tree.count)] != .none
+        }
+        if sources.count == 1 { onlySources[event] = Int32(sources[0]) }
       }
     }
     eventIDs = Self.eventIDs(fastSlots, onlySources: onlySources, columnHeight: tree.count, identity: identity)

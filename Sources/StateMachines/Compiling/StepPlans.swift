@@ -74,7 +74,7 @@ struct StepPlans: Sendable {
   /// The candidates of `event` in configuration `from`, if the slot has a plan.
   @inlinable @inline(__always)
   func plan(event: Int32, from: Int32) -> Range<Int>? {
-    let slot = Int(event) &* height &+ Int(from)
+    let slot = TransitionSlot.position(event: Int(event), state: Int(from), columnHeight: height)
     guard from >= 0, slot < starts.count, starts[slot] < ends[slot] else { return nil }
     return Int(starts[slot])..<Int(ends[slot])
   }
@@ -155,9 +155,9 @@ struct StepPlans: Sendable {
   }
 
   /// Plans every slot of a nested chart that the plan can serve, and returns the fast-table
-  /// value of each slot it plans (a leaf for a transition without code, else `fullStep`).
+  /// value of each slot it plans (a leaf for a transition without code, else the full step).
   static func nested<Model>(
-    _ chart: Statechart<Model>, events: Int, code: Code, fast: inout [Int32], fullStep: Int32
+    _ chart: Statechart<Model>, events: Int, code: Code, fast: inout [TransitionSlot]
   ) -> StepPlans {
     var plans = StepPlans(height: chart.count, events: events)
     guard !chart.hasEventless else { return plans }
@@ -204,9 +204,9 @@ struct StepPlans: Sendable {
         }
         scratch.byEvent[Int(event)].removeAll(keepingCapacity: true)
         guard !scratch.planned.isEmpty else { continue }
-        let slot = Int(event) * chart.count + Int(leaf)
+        let slot = TransitionSlot.position(event: Int(event), state: Int(leaf), columnHeight: chart.count)
         plans.setPlan(slot, scratch.planned)
-        fast[slot] = silent ? scratch.planned[0].next : fullStep
+        fast[slot] = silent ? .fast(scratch.planned[0].next) : .full
       }
       scratch.events.removeAll(keepingCapacity: true)
     }

@@ -13,10 +13,10 @@ public struct StateMachineEventID: Hashable, Sendable {
   /// depend on a load from the current one and the CPU can predict the branch.
   @usableFromInline let onlySource: Int32
   /// The fast-table value of the `onlySource` slot (meaningful when `onlySource >= 0`).
-  @usableFromInline let onlySourceSlot: Int32
+  @usableFromInline let onlySourceSlot: TransitionSlot
 
   @usableFromInline
-  init(definition: ObjectIdentifier, index: Int32, column: Int, onlySource: Int32 = -1, onlySourceSlot: Int32 = -1) {
+  init(definition: ObjectIdentifier, index: Int32, column: Int, onlySource: Int32 = -1, onlySourceSlot: TransitionSlot = .none) {
     self.definition = definition
     self.index = index
     self.column = column

@@ -28,7 +28,7 @@ extension StateMachineDefinition {
     // Inline: an object without a lock, started and not terminated, and a slot the table answers.
     if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
       model._$stateMachineStorage.slowPathFlags & (StateMachineStorage.unstartedFlag | StateMachineStorage.terminatedFlag) == 0,
-      let answer = answerFromTable(compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)])
+      let answer = compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)].answerWithoutGuards
     {
       return answer
     }
@@ -45,24 +45,14 @@ extension StateMachineDefinition {
       (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
     }
     if terminated { return false }
-    if let answer = answerFromTable(slot(event.index, from)) { return answer }
+    if let answer = slot(event.index, from).answerWithoutGuards { return answer }
     return withGuardsEvaluable(model, otherwise: false) { from in canTake(event.index, from: from, model) }
   }
 
   /// The fast-table value of (`event`, `state`).
   @inlinable
-  func slot(_ event: Int32, _ state: Int32) -> Int32 {
-    compiled.fastSlots[Int(event) &* compiled.columnHeight &+ Int(state)]
-  }
-
-  /// The answer of `can` that a table slot gives without running a guard, or `nil`.
-  @inlinable
-  func answerFromTable(_ slot: Int32) -> Bool? {
-    if slot == CompiledMachine<Model>.noTransition { return false }
-    if slot >= 0 { return true }
-    // A light slot without a guard (its low bit clear) is always taken.
-    if slot <= CompiledMachine<Model>.light, (CompiledMachine<Model>.light &- slot) & 1 == 0 { return true }
-    return nil
+  func slot(_ event: Int32, _ state: Int32) -> TransitionSlot {
+    compiled.fastSlots[TransitionSlot.position(event: Int(event), state: Int(state), columnHeight: compiled.columnHeight)]
   }
 
   /// Runs `body` with the current state where guards may run: on a machine this thread takes for
@@ -96,7 +86,7 @@ extension StateMachineDefinition {
   func canTake(_ event: Int32, from: Int32, _ model: Model) -> Bool {
     if let chart = compiled.chart { return chartCanTake(chart, event, model) }
     if isTerminated(model) { return false }
-    if let answer = answerFromTable(slot(event, from)) { return answer }
+    if let answer = slot(event, from).answerWithoutGuards { return answer }
     let candidates = compiled.candidateRows.range(state: from, event: event)
     return (try? selectCandidate(event, from: from, in: candidates, payload: nil, model)) != nil
   }
@@ -128,7 +118,7 @@ extension StateMachineDefinition {
     if let available { return available.map { compiled.events[$0] } }
     // Busy on another thread: the transitions that need no guard.
     let from = locked(model) { model._$stateMachineStorage.stateIndex }
-    return compiled.events.indices.filter { answerFromTable(slot(Int32($0), from)) == true }
+    return compiled.events.indices.filter { slot(Int32($0), from).answerWithoutGuards == true }
       .map { compiled.events[$0] }
   }
 

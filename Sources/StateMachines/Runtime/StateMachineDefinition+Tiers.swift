@@ -27,11 +27,11 @@ extension StateMachineDefinition {
     if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
       let slot = tierSlot(event, model)
     {
-      if slot >= 0 {
-        model._$stateMachineStorage.stateIndex = slot
+      if slot.isFast {
+        model._$stateMachineStorage.stateIndex = slot.fastTarget
         return true
       }
-      if slot == CompiledMachine<Model>.noTransition { return false }
+      if slot == .none { return false }
     }
     return fireOutOfLine(event, model, modelChecked: modelChecked)
   }
@@ -40,7 +40,7 @@ extension StateMachineDefinition {
   /// take the full step whatever the slot says (a flag of ``StateMachineStorage/slowPathFlags``,
   /// or state hooks). Read where this thread may read the storage: no lock, or under it.
   @inlinable @inline(__always)
-  func tierSlot(_ event: StateMachineEventID, _ model: Model) -> Int32? {
+  func tierSlot(_ event: StateMachineEventID, _ model: Model) -> TransitionSlot? {
     guard model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks else { return nil }
     return fastSlot(event, model._$stateMachineStorage.stateIndex)
   }
@@ -54,16 +54,16 @@ extension StateMachineDefinition {
     guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign(event, model) }
     let lock = model._$stateMachineLock
     lock?.lock()
-    guard let slot = tierSlot(event, model), slot != CompiledMachine<Model>.fullStep else {
+    guard let slot = tierSlot(event, model), slot != .full else {
       lock?.unlock()
       return fireFully(event, model)
     }
-    if slot >= 0 {
-      model._$stateMachineStorage.stateIndex = slot
+    if slot.isFast {
+      model._$stateMachineStorage.stateIndex = slot.fastTarget
       lock?.unlock()
       return true
     }
-    if slot == CompiledMachine<Model>.noTransition {
+    if slot == .none {
       lock?.unlock()
       return false
     }
@@ -71,7 +71,7 @@ extension StateMachineDefinition {
     model._$stateMachineStorage.isBusy = true
     lock?.unlock()
     if let lock { ThreadSteps.push(lock) }
-    let happened = fireLight(compiled.lightTransitions[Int((CompiledMachine<Model>.light &- slot) >> 1)], model)
+    let happened = fireLight(compiled.lightTransitions[slot.lightIndex], model)
     _ = endRun(model, event: event.index)
     return happened
   }
@@ -109,9 +109,9 @@ extension StateMachineDefinition {
   /// The fast-table value of `event` in `state`; an event with one source state compares
   /// instead of loading.
   @inlinable @inline(__always)
-  func fastSlot(_ event: StateMachineEventID, _ state: Int32) -> Int32 {
+  func fastSlot(_ event: StateMachineEventID, _ state: Int32) -> TransitionSlot {
     if event.onlySource >= 0 {
-      return state == event.onlySource ? event.onlySourceSlot : CompiledMachine<Model>.noTransition
+      return state == event.onlySource ? event.onlySourceSlot : .none
     }
     return compiled.fastSlots[event.column &+ Int(state)]
   }
