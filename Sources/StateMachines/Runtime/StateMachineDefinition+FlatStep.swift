@@ -100,10 +100,7 @@ extension StateMachineDefinition {
     do {
       if isExternal {
         if announces { announce(.entry, to, event: event, payload: payload, model) }
-        if !compiled.entryActions[Int(to)].isEmpty { trace("entry '\(stateName(to))'") }
-        for action in compiled.entryActions[Int(to)] {
-          if let next = try action(model, transition) { try enqueue(next, model) }
-        }
+        try runEntryActions(of: to, model, transition)
       }
       for callback in compiled.afterCallbacks[Int(event)] { try callback(model, transition) }
     } catch {

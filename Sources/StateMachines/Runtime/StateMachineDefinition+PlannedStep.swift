@@ -116,9 +116,7 @@ extension StateMachineDefinition {
       if announces { announce(.entry, state, event: event, payload: payload, model) }
       if failure == nil {
         do {
-          for action in compiled.entryActions[Int(state)] {
-            if let next = try action(model, context) { try enqueue(next, model) }
-          }
+          try runEntryActions(of: state, model, context)
           if chart.plans.contains(chosen.defaultEntries, state), let action = chart.initialActions[Int(state)] {
             try action(model, context)
           }

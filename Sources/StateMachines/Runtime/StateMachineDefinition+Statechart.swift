@@ -376,10 +376,7 @@ extension StateMachineDefinition {
       if announces { announce(.entry, state, event: event, payload: payload, model) }
       if failure == nil {
         do {
-          if !compiled.entryActions[Int(state)].isEmpty { trace("entry '\(chart.tree.paths[Int(state)])'") }
-          for action in compiled.entryActions[Int(state)] {
-            if let next = try action(model, primary) { try enqueue(next, model) }
-          }
+          try runEntryActions(of: state, model, primary)
           if entry.defaultEntry.contains(state), let action = chart.initialActions[Int(state)] {
             try action(model, primary)
           }

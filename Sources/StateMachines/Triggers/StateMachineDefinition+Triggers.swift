@@ -1,5 +1,5 @@
-// Starting a machine, timeouts, notification-triggered transitions and transition streams: the
-// per-object resources that live in `StateMachineExtras`.
+// Timeouts, notification-triggered transitions and transition streams: the per-object
+// resources that live in `StateMachineExtras`.
 
 extension StateMachineDefinition {
   /// The object's extras, created on first use, marked as holding something every step must see
@@ -83,56 +83,6 @@ extension StateMachineDefinition {
     guard let extras = locked(model, { model._$stateMachineStorage.extras }) else { return }
     locked(model) { extras.epoch &+= 1 }
     extras.disarm()
-  }
-
-  /// Whether entering `state` runs anything: entry actions (unless it was restored), timeouts
-  /// or notifications.
-  func needsEntering(_ state: Int32, restored: Bool) -> Bool {
-    // A statechart computes its initial configuration when it starts.
-    // So does a machine that posts its entries.
-    if compiled.chart != nil || compiled.postsStateNotifications { return true }
-    guard compiled.triggers.indices.contains(Int(state)) else { return false }
-    return !compiled.triggers[Int(state)].isEmpty || (!restored && !compiled.entryActions[Int(state)].isEmpty)
-  }
-
-  /// Enters the current state of a machine that has not started, on a machine this thread owns:
-  /// arms its triggers, then runs its entry actions (not for a restored state).
-  @usableFromInline
-  func enter(_ model: Model) -> StepOutcome {
-    let (state, restored, terminated) = locked(model) {
-      let storage = model._$stateMachineStorage
-      model._$stateMachineStorage.set(StateMachineStorage.unstartedFlag | StateMachineStorage.restoredFlag, false)
-      return (storage.stateIndex, storage.slowPathFlags & StateMachineStorage.restoredFlag != 0, storage.isTerminated)
-    }
-    if terminated { return .accepted }
-    if let chart = compiled.chart { return enterChart(chart, model, restored: restored) }
-    trace("start in '\(stateName(state))'")
-    arm(state, model)
-    if restored { return .accepted }
-    let transition = Transition(event: "", from: stateName(state), to: stateName(state))
-    if announces(model) { announce(.entry, state, event: -1, payload: nil, model) }
-    do {
-      for action in compiled.entryActions[Int(state)] {
-        if let next = try action(model, { transition }) { try enqueue(next, model) }
-      }
-    } catch {
-      let failure = StateMachineError.callbackFailed(event: "", transitionHappened: true, underlying: error)
-      trace("failed: \(failure)")
-      return .failed(failure, transitionHappened: true)
-    }
-    return .accepted
-  }
-
-  /// Starts the machine if it has not started: enters the current state as a run-to-completion
-  /// step. Does nothing for a machine that has started (explicitly, by its first use, or by
-  /// `restoreState`).
-  func start(_ model: Model) throws(StateMachineError) {
-    if let definitionError { throw .invalidDefinition(definitionError) }
-    // A busy machine is running a step, so it has started.
-    guard case .taken = admit(model, whileBusy: {}) else { return }
-    let outcome = locked(model, { model._$stateMachineStorage.isUnstarted }) ? enter(model) : .accepted
-    if endRun(model, event: -1) { throw limitError(-1) }
-    if case .failed(let error, _) = outcome { throw error }
   }
 
   /// A new stream of `model`'s transitions.
