@@ -189,13 +189,13 @@ struct MemberGenerator {
       """
       /// Whether the event named `event` would take a transition now.
       \(modifiers)func can(_ event: String) -> Bool {
-        \(definition).can(\(definition).eventID(event), on: self)
+        \(definition).can(event, on: self)
       }
       """,
       """
       /// Whether the machine is in the state named `state`.
       \(modifiers)func isInState(_ state: String) -> Bool {
-        \(definition).isInState(\(definition).stateID(state), on: self)
+        \(definition).isInState(state, on: self)
       }
       """,
     ]

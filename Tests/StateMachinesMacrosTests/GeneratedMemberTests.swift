@@ -445,12 +445,12 @@ import Testing
 
           /// Whether the event named `event` would take a transition now.
           func can(_ event: String) -> Bool {
-            Screen.stateMachine.can(Screen.stateMachine.eventID(event), on: self)
+            Screen.stateMachine.can(event, on: self)
           }
 
           /// Whether the machine is in the state named `state`.
           func isInState(_ state: String) -> Bool {
-            Screen.stateMachine.isInState(Screen.stateMachine.stateID(state), on: self)
+            Screen.stateMachine.isInState(state, on: self)
           }
 
           private struct _$StateMachineIDs: @unchecked Sendable {

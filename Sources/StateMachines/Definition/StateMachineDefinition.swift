@@ -152,6 +152,20 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
     try fireOrThrow(eventID(index: index), payload: payload, on: model)
   }
 
+  /// Whether firing the event named `event` now would take a transition; see
+  /// ``StateMachineObject/can(_:)``. `false` for a name the definition does not know.
+  @inlinable
+  public func can(_ event: String, on model: Model) -> Bool {
+    can(eventID(event), on: model)
+  }
+
+  /// Whether `model` is in the state named `state` (a name, or a path in a statechart); see
+  /// ``StateMachineObject/isInState(_:)``. `false` for a name the definition does not know.
+  @inlinable
+  public func isInState(_ state: String, on model: Model) -> Bool {
+    isInState(stateID(state), on: model)
+  }
+
   @usableFromInline var initialStateIndex: Int32 { compiled.initialStateIndex }
 
   @usableFromInline

@@ -85,15 +85,13 @@ extension StateMachineObject {
   /// Whether firing `event` now would take a transition (guards are evaluated, nothing changes).
   @inlinable
   public func can(_ event: String) -> Bool {
-    let definition = stateMachineDefinition
-    return definition.can(definition.eventID(event), on: _$stateMachineModel)
+    stateMachineDefinition.can(event, on: _$stateMachineModel)
   }
 
   /// Whether the machine is in `state`.
   @inlinable
   public func isInState(_ state: String) -> Bool {
-    let definition = stateMachineDefinition
-    return definition.isInState(definition.stateID(state), on: _$stateMachineModel)
+    stateMachineDefinition.isInState(state, on: _$stateMachineModel)
   }
 
   /// The events that would take a transition now, in declaration order.
