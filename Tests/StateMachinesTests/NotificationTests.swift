@@ -6,6 +6,23 @@ import Testing
 extension Notification.Name {
   static let notificationTestsBackground = Notification.Name("StateMachinesTests.background")
   static let notificationTestsReleased = Notification.Name("StateMachinesTests.released")
+  static let notificationTestsNap = Notification.Name("StateMachinesTests.nap")
+}
+
+/// `nap` is one event with two source states, both observing the same notification: `awake`
+/// naps to `dozing`, `dozing` naps to `asleep`. One post must move the machine one step, and
+/// leaving a state must remove its observer (a stale or doubled one would be counted).
+@StateMachine
+final class NappingApp: @unchecked Sendable {
+  static let stateMachine = StateMachineDefinition<NappingApp> { sm in
+    sm.addState("awake")
+    sm.addState("dozing")
+    sm.addState("asleep")
+    sm.when("nap", transitionFrom: "awake", to: "dozing", onNotification: .notificationTestsNap)
+    sm.when("nap", transitionFrom: "dozing", to: "asleep", onNotification: .notificationTestsNap)
+    sm.when("wake", transitionFrom: "asleep", to: "awake")
+    sm.when("stir", transitionFrom: "dozing", to: "awake")
+  }
 }
 
 @StateMachine
@@ -20,14 +37,18 @@ final class NotifiedApp: @unchecked Sendable {
 
 @StateMachine
 final class ReleasedNotifiedApp: @unchecked Sendable {
+  /// Its own center, so that no other test posts to it.
+  static let center = NotificationCenter()
+
   static let stateMachine = StateMachineDefinition<ReleasedNotifiedApp> { sm in
+    sm.notificationCenter = ReleasedNotifiedApp.center
     sm.addState("awake")
     sm.addState("asleep")
     sm.when("sleep", transitionFrom: "awake", to: "asleep", onNotification: .notificationTestsReleased)
   }
 }
 
-@Suite(.serialized) struct NotificationTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct NotificationTests {
   @Test func notificationFiresTheEventOnlyWhileInTheState() throws {
     let app = NotifiedApp()
     // Not started: the initial state's observer is not armed yet.
@@ -35,27 +56,74 @@ final class ReleasedNotifiedApp: @unchecked Sendable {
     #expect(app.isAwake)
 
     try app.startStateMachine()
+    #expect(NotifiedApp.stateMachine.armedNotificationCount(of: app) == 1)
     NotificationCenter.default.post(name: .notificationTestsBackground, object: nil)
     #expect(app.isInBackground)
 
     // Left "awake": its observer is gone, a second post changes nothing.
+    #expect(NotifiedApp.stateMachine.armedNotificationCount(of: app) == 0)
     NotificationCenter.default.post(name: .notificationTestsBackground, object: nil)
     #expect(app.isInBackground)
 
-    // Entered again by a transition: armed again.
+    // Entered again by a transition: armed again, once.
     #expect(app.wake())
+    #expect(NotifiedApp.stateMachine.armedNotificationCount(of: app) == 1)
     NotificationCenter.default.post(name: .notificationTestsBackground, object: nil)
     #expect(app.isInBackground)
   }
 
   @Test func anObserverDoesNotKeepTheObjectAliveAndIsRemovedWithIt() throws {
+    let center = ReleasedNotifiedApp.center
     var app: ReleasedNotifiedApp? = ReleasedNotifiedApp()
     try app?.startStateMachine()
+    #expect(app.map { ReleasedNotifiedApp.stateMachine.armedNotificationCount(of: $0) } == 1)
+    // The extras hold the observer's token and remove it from the center when they go
+    // (`StateMachineExtras.deinit`, the same `disarm()` that leaving a state runs).
+    weak let extras = app?._$stateMachineStorage.extras
+    #expect(extras?.observations.count == 1)
+    #expect(extras?.observations.first?.center === center)
     weak let weakApp = app
     app = nil
     #expect(weakApp == nil)
+    #expect(extras == nil)
     // Posting after the object went away must not crash nor resurrect anything.
-    NotificationCenter.default.post(name: .notificationTestsReleased, object: nil)
+    center.post(name: .notificationTestsReleased, object: nil)
     #expect(weakApp == nil)
+  }
+
+  @Test func leavingAStateRemovesItsObserverAndReenteringArmsItOnce() throws {
+    let app = NappingApp()
+    let machine = NappingApp.stateMachine
+    #expect(machine.armedNotificationCount(of: app) == 0)
+    try app.startStateMachine()
+    #expect(machine.armedNotificationCount(of: app) == 1)
+
+    // One post, one step: awake's observer went with awake, dozing armed its own.
+    NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
+    #expect(app.state == "dozing")
+    #expect(machine.armedNotificationCount(of: app) == 1)
+
+    // Back to awake by another event: dozing's observer is removed, awake's armed once.
+    #expect(app.stir())
+    #expect(app.state == "awake")
+    #expect(machine.armedNotificationCount(of: app) == 1)
+    NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
+    #expect(app.state == "dozing")
+    #expect(machine.armedNotificationCount(of: app) == 1)
+
+    // asleep observes nothing: no observer is left behind.
+    NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
+    #expect(app.state == "asleep")
+    #expect(machine.armedNotificationCount(of: app) == 0)
+    NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
+    #expect(app.state == "asleep")
+
+    // Re-entered through a transition, then fired by name rather than by the notification.
+    #expect(app.wake())
+    #expect(machine.armedNotificationCount(of: app) == 1)
+    #expect(app.nap())
+    #expect(app.nap())
+    #expect(app.state == "asleep")
+    #expect(machine.armedNotificationCount(of: app) == 0)
   }
 }
