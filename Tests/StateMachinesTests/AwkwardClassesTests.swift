@@ -247,7 +247,7 @@ final class DeinitFlag: @unchecked Sendable {
   func mark() { count += 1 }
 }
 
-@Suite("Awkward classes")
+@Suite("Awkward classes", .timeLimit(.minutes(1)))
 struct AwkwardClassesTests {
   @Test("final class")
   func finalClass() {

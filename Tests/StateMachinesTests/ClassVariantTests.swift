@@ -39,7 +39,7 @@ public class PublicObservableScreen {
   }
 }
 
-@Suite struct ClassVariantTests {
+@Suite(.timeLimit(.minutes(1))) struct ClassVariantTests {
   @Test func sendableCodableClassRoundTripsAndIsLocked() async throws {
     let ticket = SendableCodableTicket()
     ticket.seat = 12
@@ -91,7 +91,7 @@ final class MainActorKiosk {
   }
 }
 
-@Suite struct NonisolatedCallerTests {
+@Suite(.timeLimit(.minutes(1))) struct NonisolatedCallerTests {
   @Test("await fire(\"x\") on a @MainActor class from a nonisolated async context")
   nonisolated func awaitFireByName() async throws {
     let kiosk = await MainActorKiosk()

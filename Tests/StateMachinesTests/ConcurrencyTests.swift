@@ -21,8 +21,10 @@ final class ToggleSwitch: @unchecked Sendable {
     sm.when("go", transitionFrom: "off", to: "on")
     sm.when("back", transitionFrom: "on", to: "off")
     sm.before("go") { toggle, transition in
+      toggle.counter.increment("began")
       if transition.from != "off" || !toggle.isOff { toggle.counter.increment("torn") }
     }
+    sm.before("back") { toggle, _ in toggle.counter.increment("began") }
     sm.after("go") { toggle, transition in
       toggle.counter.increment("after go")
       if transition.to != "on" || !toggle.isOn { toggle.counter.increment("torn") }
@@ -92,7 +94,7 @@ final class PlainRing: @unchecked Sendable {
 /// The state a ring reaches after `steps` events.
 private func ringState(after steps: Int) -> String { ["a", "b", "c"][steps % 3] }
 
-@Suite("Concurrency")
+@Suite("Concurrency", .timeLimit(.minutes(1)))
 struct ConcurrencyTests {
   @Test("toggle from many threads: every accepted event is one whole transition")
   func toggleFromManyThreads() {
@@ -197,25 +199,44 @@ struct ConcurrencyTests {
         if worker % 2 == 0 {
           // Writers.
           if index % 2 == 0 { toggle.go() } else { toggle.back() }
-        } else {
-          // Readers: every read is one consistent snapshot.
-          let state = toggle.state
-          if state != "on" && state != "off" { invalid.increment("state") }
-          let available = toggle.availableEvents
-          if available != ["go"] && available != ["back"] { invalid.increment("availableEvents") }
-          _ = toggle.isOn
-          _ = toggle.canGo
-          _ = toggle.isInState("off")
+          continue
         }
+        // Readers. `began` counts before callbacks (before the state changes), `observed` the
+        // observer calls (after it): when both are equal around the reads, exactly that many
+        // transitions from `off` had happened at every read, so each read has one right answer.
+        let completedBefore = toggle.counter["observed"]
+        let state = toggle.state
+        let available = toggle.availableEvents
+        let isOn = toggle.isOn
+        let canGo = toggle.canGo
+        let isOff = toggle.isInState("off")
+        let begunAfter = toggle.counter["began"]
+        // Every read alone is one consistent snapshot.
+        if state != "on" && state != "off" { invalid.increment("state") }
+        if available != ["go"] && available != ["back"] { invalid.increment("availableEvents") }
+        guard completedBefore == begunAfter else { continue }
+        let on = completedBefore % 2 == 1
+        if state != (on ? "on" : "off") { invalid.increment("state") }
+        if available != (on ? ["back"] : ["go"]) { invalid.increment("availableEvents") }
+        if isOn != on { invalid.increment("isOn") }
+        if canGo == on { invalid.increment("canGo") }
+        if isOff == on { invalid.increment("isInState") }
       }
     }
     #expect(invalid["state"] == 0)
     #expect(invalid["availableEvents"] == 0)
+    #expect(invalid["isOn"] == 0)
+    #expect(invalid["canGo"] == 0)
+    #expect(invalid["isInState"] == 0)
     let state = toggle.state
     #expect(state == "on" || state == "off")
     #expect(toggle.isOn == (state == "on"))
     #expect(toggle.canGo == (state == "off"))
+    #expect(toggle.isInState("off") == (state == "off"))
     #expect(toggle.counter["torn"] == 0)
+    // Every transition began and completed once, and the state follows from their number.
+    #expect(toggle.counter["began"] == toggle.counter["observed"])
+    #expect(state == (toggle.counter["observed"] % 2 == 1 ? "on" : "off"))
   }
 
   @Test("many objects of one class, each driven from its own task, share the definition safely")

@@ -46,7 +46,7 @@ final class ErrorBox: @unchecked Sendable {
   var error: StateMachineError?
 }
 
-@Suite("Persistence hardening")
+@Suite("Persistence hardening", .timeLimit(.minutes(1)))
 struct PersistenceHardeningTests {
   @Test("restoreState from a callback of the same machine throws busy and changes nothing")
   func restoreInsideCallback() throws {

@@ -58,7 +58,7 @@ final class MainActorTimeoutScreen {
   }
 }
 
-@Suite(.serialized) struct TimeoutTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct TimeoutTests {
   @Test func timeoutFiresLikeAnEventWhenTheClockReachesIt() async {
     let door = TimeoutDoor()
     #expect(door.close())

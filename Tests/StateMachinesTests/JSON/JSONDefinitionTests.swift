@@ -3,7 +3,7 @@ import StateMachines
 import Testing
 
 /// Definitions in the library's JSON format, `statemachines/1` (HIERARCHY.md §7).
-@Suite("JSON definitions (§7)")
+@Suite("JSON definitions (§7)", .timeLimit(.minutes(1)))
 struct JSONDefinitionTests {
   /// HIERARCHY.md §7's example.
   static let mediaPlayer = """
