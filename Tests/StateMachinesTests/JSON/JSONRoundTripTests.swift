@@ -1,6 +1,7 @@
 import Foundation
-import StateMachines
 import Testing
+
+@testable import StateMachines
 
 /// Export (issue 9): a definition writes itself back as `statemachines/1`; load → export → load
 /// gives the same machine, on the examples and on the differential test's random charts.
@@ -21,6 +22,7 @@ struct JSONRoundTripTests {
     #expect(try second.jsonDefinition() == exported)
     #expect(second.states == first.states)
     #expect(second.events == first.events)
+    #expect(Self.structure(second) == Self.structure(first))
     #expect(exported.contains(#""guard": "hasTrack""#))
     #expect(exported.contains(#""after": ["#))
   }
@@ -59,6 +61,56 @@ struct JSONRoundTripTests {
         #expect(second.events == first.events, "\(name): events")
       }
       #expect(try second.jsonDefinition() == exported, "\(name): export")
+      // The loaded definitions themselves, not only the text they write.
+      let (firstStructure, secondStructure) = (Self.structure(first), Self.structure(second))
+      #expect(!firstStructure.isEmpty, "\(name): structure")
+      if name.hasSuffix(".tb.json") {
+        #expect(firstStructure.sorted() == secondStructure.sorted(), "\(name): structure")
+      } else {
+        #expect(firstStructure == secondStructure, "\(name): structure")
+      }
+    }
+  }
+
+  /// What a loaded definition is, read from the compiled machine rather than from its export:
+  /// the initial and final states, each state's entry and exit action counts, and its diagram,
+  /// which draws every transition (source, target, event, guard, timeout, notification, kind)
+  /// and every junction, history, fork and join with its paths.
+  static func structure(_ definition: StateMachineDefinition<DynamicStateMachine>) -> [String] {
+    let compiled = definition.compiled
+    var lines = ["initial \(definition.initialState)", "finals \(definition.finalStates.sorted())"]
+    for (index, state) in compiled.states.enumerated() {
+      lines.append("state \(state): \(compiled.entryActions[index].count) entry, \(compiled.exitActions[index].count) exit")
+    }
+    lines += definition.dotDiagram.split(separator: "\n").map(String.init)
+    return lines
+  }
+
+  @Test("the structure compared tells apart definitions that differ in a timeout, a guard, a junction path or a kind")
+  func structureSeesWhatTheExportCouldDrop() throws {
+    func load(_ text: String) throws -> [String] {
+      let bind: (inout Bindings<DynamicStateMachine>) -> Void = { bind in
+        bind.bindUnknownNames(guard: { _ in { _, _ in true } }, action: { _ in { _, _ in } })
+      }
+      return Self.structure(try StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8), bind: bind))
+    }
+    let base = #"""
+      {"states": {"s": {"initial": "a", "states": {
+        "a": {"on": {"go": "j"}, "after": [{"seconds": 30, "target": "b"}]},
+        "j": {"type": "junction", "paths": [{"target": "b", "guard": "ready"}, {"target": "a"}]},
+        "b": {"on": {"back": {"target": "a", "kind": "local", "guard": "ok"}}}}}}}
+      """#
+    let variants = [
+      base.replacingOccurrences(of: #""seconds": 30"#, with: #""seconds": 31"#),
+      base.replacingOccurrences(of: #", "after": [{"seconds": 30, "target": "b"}]"#, with: ""),
+      base.replacingOccurrences(of: #", "guard": "ok""#, with: ""),
+      base.replacingOccurrences(of: #", {"target": "a"}"#, with: ""),
+      base.replacingOccurrences(of: #", "kind": "local""#, with: ""),
+    ]
+    let reference = try load(base)
+    for variant in variants {
+      #expect(variant != base)
+      #expect(try load(variant) != reference, "\(variant)")
     }
   }
 
