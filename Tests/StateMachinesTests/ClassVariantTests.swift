@@ -68,14 +68,14 @@ public class PublicObservableScreen {
   @Test func publicNonFinalMainActorObservableClassNotifies() {
     guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
     let screen = PublicObservableScreen()
-    let flag = ChangeFlag()
+    let flag = TestRecorder()
     withObservationTracking {
       _ = screen.isShown
     } onChange: {
-      flag.set()
+      flag.increment("changes")
     }
     #expect(screen.show())
-    #expect(flag.changes == 1)
+    #expect(flag["changes"] == 1)
   }
 }
 

@@ -13,7 +13,7 @@ private let eventsPerWorker = 1_000
 /// `go` (off → on) and `back` (on → off); counts what its callbacks and observer see.
 @StateMachine
 final class ToggleSwitch: @unchecked Sendable {
-  let counter = ThreadSafeCounter()
+  let counter = TestRecorder()
 
   static let stateMachine = StateMachineDefinition<ToggleSwitch> { sm in
     sm.addState("off")
@@ -99,7 +99,7 @@ struct ConcurrencyTests {
   @Test("toggle from many threads: every accepted event is one whole transition")
   func toggleFromManyThreads() {
     let toggle = ToggleSwitch()
-    let accepted = ThreadSafeCounter()
+    let accepted = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       var go = 0
       var back = 0
@@ -159,7 +159,7 @@ struct ConcurrencyTests {
   @Test("a ring from many threads: no event lost, transitions chain up")
   func ringFromManyThreads() {
     let ring = Ring()
-    let rejected = ThreadSafeCounter()
+    let rejected = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       for _ in 0..<eventsPerWorker where !ring.next() {
         rejected.increment("next")
@@ -193,7 +193,7 @@ struct ConcurrencyTests {
   @Test("reads of state, is<State>, can<Event> and availableEvents while other threads fire")
   func readsWhileFiring() {
     let toggle = ToggleSwitch()
-    let invalid = ThreadSafeCounter()
+    let invalid = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       for index in 0..<eventsPerWorker {
         if worker % 2 == 0 {

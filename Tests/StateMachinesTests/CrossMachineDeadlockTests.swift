@@ -126,7 +126,7 @@ struct CrossMachineDeadlockTests {
     let sender = SendingMachine(target: target)
     let parkDone = DispatchSemaphore(value: 0)
     // Thread A runs `park` and stays inside its step, so the target is busy on A.
-    let parkResult = ThreadSafeCounter()
+    let parkResult = TestRecorder()
     Thread.detachNewThread {
       if target.park() { parkResult.increment("accepted") }
       parkDone.signal()

@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func aDynamicDefinitionLogsAndDrawsItself() throws {
-    let lines = LogLines()
+    let lines = TestRecorder()
     let machine = try DynamicStateMachine(validating: { sm in
       sm.log = StateMachineLog { lines.append($0) }
       sm.addState("off")

@@ -20,7 +20,7 @@ final class DyingJob: Codable {
 /// A `Codable` job whose every callback writes a line to ``log``: decoding one must run none.
 @StateMachine
 final class RecordedJob: Codable {
-  static let log = LogLines()
+  static let log = TestRecorder()
   static let stateMachine = StateMachineDefinition<RecordedJob> { sm in
     sm.addState("queued")
     sm.addState("running")
@@ -142,7 +142,7 @@ struct PersistenceHardeningTests {
   @Test("encoding a Sendable object while other threads fire takes consistent snapshots")
   func encodingWhileFiring() {
     let toggle = SharedCodableToggle()
-    let invalid = ThreadSafeCounter()
+    let invalid = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       for index in 0..<2_000 {
         if worker % 2 == 0 {

@@ -3,17 +3,9 @@ import Testing
 
 import StateMachines
 
-/// Collects log lines from any thread.
-final class LogLines: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [String] = []
-  func append(_ line: String) { lock.withLock { storage.append(line) } }
-  var lines: [String] { lock.withLock { storage } }
-}
-
 @StateMachine
 final class LoggedTurnstile {
-  static let lines = LogLines()
+  static let lines = TestRecorder()
   var coins = 0
   static let stateMachine = StateMachineDefinition<LoggedTurnstile> { sm in
     sm.log = StateMachineLog { LoggedTurnstile.lines.append($0) }

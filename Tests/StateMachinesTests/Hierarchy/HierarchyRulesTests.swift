@@ -103,7 +103,7 @@ struct HierarchyRulesTests {
 
   @Test("S16: a final child raises done.state of its parent; a parallel state is done when every region is")
   func completion() throws {
-    let log = TraceLog()
+    let log = TestRecorder()
     let machine = try DynamicStateMachine(validating: { sm in
       sm.addState("job") { job in
         job.addState("working")
@@ -128,12 +128,12 @@ struct HierarchyRulesTests {
     #expect(!machine.isStateMachineTerminated)
     #expect(machine.fire("rightDone"))
     #expect(machine.state == "end")
-    #expect(log.entries == ["end"])
+    #expect(log.lines == ["end"])
   }
 
   @Test("S13: an event posted from a callback runs after the events fired there")
   func externalQueue() throws {
-    let log = TraceLog()
+    let log = TestRecorder()
     let machine = try DynamicStateMachine(validating: { sm in
       sm.addState("a"); sm.addState("b"); sm.addState("c"); sm.addState("d")
       sm.when("go", transitionFrom: "a", to: "b").action { machine in
@@ -146,7 +146,7 @@ struct HierarchyRulesTests {
       sm.didTransition { _, t in log.append(t.event) }
     })
     #expect(machine.fire("go"))
-    #expect(log.entries == ["go", "now", "later"])
+    #expect(log.lines == ["go", "now", "later"])
     #expect(machine.state == "d")
   }
 

@@ -201,7 +201,7 @@ struct JSONRoundTripTests {
     return "{\(top.joined(separator: ", "))}"
   }
 
-  static func bindings(_ chart: RandomChart, log: TraceLog, step: Counter) -> (inout Bindings<DynamicStateMachine>) -> Void {
+  static func bindings(_ chart: RandomChart, log: TestRecorder, step: TestRecorder) -> (inout Bindings<DynamicStateMachine>) -> Void {
     { bind in
       for name in chart.documentOrder {
         bind.action("enter_\(name)") { _, _ in log.append("enter:\(name)") }
@@ -209,7 +209,7 @@ struct JSONRoundTripTests {
       }
       for (index, transition) in chart.transitions.enumerated() {
         if let guardID = transition.guardID {
-          bind.guard("g\(guardID)") { _, _ in RandomChart.guardPasses(guardID, step: step.value) }
+          bind.guard("g\(guardID)") { _, _ in RandomChart.guardPasses(guardID, step: step["events"]) }
         }
         let raises = transition.raises
         bind.action("act\(index)") { machine, _ in
@@ -221,18 +221,18 @@ struct JSONRoundTripTests {
   }
 
   /// Runs `definition` on the seed's events; the trace and configuration after each.
-  static func run(_ definition: StateMachineDefinition<DynamicStateMachine>, log: TraceLog, step: Counter, seed: UInt64) -> [String] {
+  static func run(_ definition: StateMachineDefinition<DynamicStateMachine>, log: TestRecorder, step: TestRecorder, seed: UInt64) -> [String] {
     log.clear()
-    step.value = 0
+    step.clear()
     let machine = DynamicStateMachine(definition)
     try? machine.startStateMachine()
     var random = SeededGenerator(seed: seed &* 7919)
-    var observed = ["\(log.entries) \(machine.activeStates)"]
+    var observed = ["\(log.lines) \(machine.activeStates)"]
     for _ in 0..<Int.random(in: 6...14, using: &random) {
       let event = random.pick(RandomChart.externalEvents)
-      step.value += 1
+      step.increment("events")
       _ = machine.fire(event)
-      observed.append("\(event): \(log.entries) \(machine.activeStates)")
+      observed.append("\(event): \(log.lines) \(machine.activeStates)")
     }
     return observed
   }
@@ -243,8 +243,8 @@ struct JSONRoundTripTests {
     for seed in UInt64(1)...400 {
       let chart = RandomChart(seed: seed)
       guard let text = Self.document(chart) else { continue }
-      let log = TraceLog()
-      let step = Counter()
+      let log = TestRecorder()
+      let step = TestRecorder()
       let code = DifferentialTests.definition(chart, log: log, step: step)
       guard code.definitionError == nil else { continue }
       let bind = Self.bindings(chart, log: log, step: step)
