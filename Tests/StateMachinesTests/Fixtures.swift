@@ -198,5 +198,3 @@ func definitionError(_ body: () throws -> Void) -> DefinitionError? {
     return nil
   }
 }
-
-/// A counter that many threads may increment at once.

@@ -1,8 +1,6 @@
 import Foundation
 import StateMachines
 
-/// A callback trace shared by a test's machine.
-
 /// TBStateMachine's nested fixture (`statemachine.json`, HIERARCHY.md §10) written with the DSL:
 /// `a`{a1*,a2,a3}, `b`{b1*, b2{b21*,b22}, b3∥[@0 b311*,b312 | @1 b321*,b322]},
 /// `c`{c1*, c2∥[@0 c211*,c212 | @1 c221*,c222]}, the JSON transitions and those TB's tests add in
