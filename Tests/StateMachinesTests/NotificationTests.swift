@@ -7,6 +7,8 @@ extension Notification.Name {
   static let notificationTestsBackground = Notification.Name("StateMachinesTests.background")
   static let notificationTestsReleased = Notification.Name("StateMachinesTests.released")
   static let notificationTestsNap = Notification.Name("StateMachinesTests.nap")
+  static let notificationTestsNestedNap = Notification.Name("StateMachinesTests.nestedNap")
+  static let notificationTestsDusk = Notification.Name("StateMachinesTests.dusk")
 }
 
 /// `nap` is one event with two source states, both observing the same notification: `awake`
@@ -22,6 +24,24 @@ final class NappingApp: @unchecked Sendable {
     sm.when("nap", transitionFrom: "dozing", to: "asleep", onNotification: .notificationTestsNap)
     sm.when("wake", transitionFrom: "asleep", to: "awake")
     sm.when("stir", transitionFrom: "dozing", to: "awake")
+  }
+}
+
+/// The statechart kind (S18): `day` observes `dusk` while any of its children is active; `nap`
+/// has two sources, `work` (to its sibling `lunch`) and `lunch` (out of `day`, to `night`).
+@StateMachine
+final class NestedNappingApp: @unchecked Sendable {
+  static let stateMachine = StateMachineDefinition<NestedNappingApp> { sm in
+    sm.addState("day") { day in
+      day.addState("work")
+      day.addState("lunch")
+    }
+    sm.addState("night")
+    sm.when("nap", transitionFrom: "work", to: "lunch", onNotification: .notificationTestsNestedNap)
+    sm.when("nap", transitionFrom: "lunch", to: "night", onNotification: .notificationTestsNestedNap)
+    sm.when("dusk", transitionFrom: "day", to: "night", onNotification: .notificationTestsDusk)
+    sm.when("back", transitionFrom: "lunch", to: "work")
+    sm.when("dawn", transitionFrom: "night", to: "day")
   }
 }
 
@@ -70,6 +90,40 @@ final class ReleasedNotifiedApp: @unchecked Sendable {
     #expect(NotifiedApp.stateMachine.armedNotificationCount(of: app) == 1)
     NotificationCenter.default.post(name: .notificationTestsBackground, object: nil)
     #expect(app.isInBackground)
+  }
+
+  @Test func aStatechartKeepsItsParentsObserverAndSwapsItsChildrensOnce() throws {
+    let app = NestedNappingApp()
+    let machine = NestedNappingApp.stateMachine
+    let center = NotificationCenter.default
+    try app.startStateMachine()
+    #expect(app.state == "day/work")
+    // day's dusk and work's nap.
+    #expect(machine.armedNotificationCount(of: app) == 2)
+
+    // A child transition: day's observer stays, work's goes, lunch's comes; one post, one step.
+    center.post(name: .notificationTestsNestedNap, object: nil)
+    #expect(app.state == "day/lunch")
+    #expect(machine.armedNotificationCount(of: app) == 2)
+    #expect(app.back())
+    #expect(app.state == "day/work")
+    #expect(machine.armedNotificationCount(of: app) == 2)
+
+    // Out of day by nap's second source: nothing is left armed, and a post changes nothing.
+    center.post(name: .notificationTestsNestedNap, object: nil)
+    center.post(name: .notificationTestsNestedNap, object: nil)
+    #expect(app.state == "night")
+    #expect(machine.armedNotificationCount(of: app) == 0)
+    center.post(name: .notificationTestsDusk, object: nil)
+    #expect(app.state == "night")
+
+    // Re-entered: day and work armed once each; the parent's notification leaves from a child.
+    #expect(app.dawn())
+    #expect(app.state == "day/work")
+    #expect(machine.armedNotificationCount(of: app) == 2)
+    center.post(name: .notificationTestsDusk, object: nil)
+    #expect(app.state == "night")
+    #expect(machine.armedNotificationCount(of: app) == 0)
   }
 
   @Test func anObserverDoesNotKeepTheObjectAliveAndIsRemovedWithIt() throws {
