@@ -55,7 +55,34 @@ import Testing
         DiagnosticSpec(
           message: "transition 'play' names undeclared state 'playng'", line: 6, column: 54, severity: .error,
           fixIts: [FixItSpec(message: "add state 'playng'")])
-      ])
+      ],
+      applyFixIts: ["add state 'playng'"],
+      fixedSource: """
+        @StateMachine
+        final class Player {
+          static let stateMachine = StateMachineDefinition<Player> { sm in
+            sm.addState("playng")
+            sm.addState("on") { on in
+              on.addState("stopped")
+              on.when("play", transitionFrom: "stopped", to: "playng")
+            }
+          }
+        }
+        """)
+    // The fixed source expands without a diagnostic: the bare name now resolves to the new state.
+    let fixed = """
+        static let stateMachine = StateMachineDefinition<Player> { sm in
+          sm.addState("playng")
+          sm.addState("on") { on in
+            on.addState("stopped")
+            on.when("play", transitionFrom: "stopped", to: "playng")
+          }
+        }
+      """
+    assertExpansion(
+      "@StateMachine\nfinal class Player {\n\(fixed)\n}",
+      expandedSource: expansion(
+        fixed, events: [("play", "play")], states: [("playng", "playng"), ("on", "on"), ("on/stopped", "stopped")]))
   }
 
   @Test func ambiguousBareNameIsAnErrorWithANoteAtEachCandidate() {
@@ -84,7 +111,36 @@ import Testing
             NoteSpec(message: "'recorder/idle' declared here", line: 6, column: 43),
           ],
           fixIts: [FixItSpec(message: "use 'player/idle'"), FixItSpec(message: "use 'recorder/idle'")])
-      ])
+      ],
+      applyFixIts: ["use 'player/idle'"],
+      fixedSource: """
+        @StateMachine
+        final class Player {
+          static let stateMachine = StateMachineDefinition<Player> { sm in
+            sm.addState("off")
+            sm.addState("player") { $0.addState("idle") }
+            sm.addState("recorder") { $0.addState("idle") }
+            sm.when("go", transitionFrom: "off", to: "player/idle")
+          }
+        }
+        """)
+    // The fixed source expands without a diagnostic.
+    let fixed = """
+        static let stateMachine = StateMachineDefinition<Player> { sm in
+          sm.addState("off")
+          sm.addState("player") { $0.addState("idle") }
+          sm.addState("recorder") { $0.addState("idle") }
+          sm.when("go", transitionFrom: "off", to: "player/idle")
+        }
+      """
+    assertExpansion(
+      "@StateMachine\nfinal class Player {\n\(fixed)\n}",
+      expandedSource: expansion(
+        fixed, events: [("go", "go")],
+        states: [
+          ("off", "off"), ("player", "player"), ("player/idle", "playerIdle"), ("recorder", "recorder"),
+          ("recorder/idle", "recorderIdle"),
+        ]))
   }
 
   @Test func regionIndexOutOfRangeIsAnError() {

@@ -5,7 +5,7 @@ import Testing
 
 /// The SCION suite through the SCXML import (HIERARCHY.md §9.2): each script's whole atomic
 /// configuration, as a set, after start and after every event; `after` advances a manual clock.
-@Suite("SCION conformance (§9.2)")
+@Suite("SCION conformance (§9.2)", .timeLimit(.minutes(1)))
 struct SCIONConformanceTests {
   @Test(
     "every script of the manifest", .enabled(if: SCIONSuite.isAvailable, "../shared/scxml-suite is absent"),

@@ -4,7 +4,7 @@ import StateMachinesSCXML
 import Testing
 
 /// What the SCXML harness of `Tools/Fuzz` found (issue 9), kept as tests.
-@Suite("SCXML import: fuzzer findings")
+@Suite("SCXML import: fuzzer findings", .timeLimit(.minutes(1)))
 struct SCXMLFuzzRegressionTests {
   @Test("invalid UTF-8 in an element name is a typed error, not a trap in FoundationXML")
   func invalidUTF8() {

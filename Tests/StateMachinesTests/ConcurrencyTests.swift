@@ -13,7 +13,7 @@ private let eventsPerWorker = 1_000
 /// `go` (off → on) and `back` (on → off); counts what its callbacks and observer see.
 @StateMachine
 final class ToggleSwitch: @unchecked Sendable {
-  let counter = ThreadSafeCounter()
+  let counter = TestRecorder()
 
   static let stateMachine = StateMachineDefinition<ToggleSwitch> { sm in
     sm.addState("off")
@@ -21,8 +21,10 @@ final class ToggleSwitch: @unchecked Sendable {
     sm.when("go", transitionFrom: "off", to: "on")
     sm.when("back", transitionFrom: "on", to: "off")
     sm.before("go") { toggle, transition in
+      toggle.counter.increment("began")
       if transition.from != "off" || !toggle.isOff { toggle.counter.increment("torn") }
     }
+    sm.before("back") { toggle, _ in toggle.counter.increment("began") }
     sm.after("go") { toggle, transition in
       toggle.counter.increment("after go")
       if transition.to != "on" || !toggle.isOn { toggle.counter.increment("torn") }
@@ -92,12 +94,12 @@ final class PlainRing: @unchecked Sendable {
 /// The state a ring reaches after `steps` events.
 private func ringState(after steps: Int) -> String { ["a", "b", "c"][steps % 3] }
 
-@Suite("Concurrency")
+@Suite("Concurrency", .timeLimit(.minutes(1)))
 struct ConcurrencyTests {
   @Test("toggle from many threads: every accepted event is one whole transition")
   func toggleFromManyThreads() {
     let toggle = ToggleSwitch()
-    let accepted = ThreadSafeCounter()
+    let accepted = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       var go = 0
       var back = 0
@@ -157,7 +159,7 @@ struct ConcurrencyTests {
   @Test("a ring from many threads: no event lost, transitions chain up")
   func ringFromManyThreads() {
     let ring = Ring()
-    let rejected = ThreadSafeCounter()
+    let rejected = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       for _ in 0..<eventsPerWorker where !ring.next() {
         rejected.increment("next")
@@ -191,31 +193,50 @@ struct ConcurrencyTests {
   @Test("reads of state, is<State>, can<Event> and availableEvents while other threads fire")
   func readsWhileFiring() {
     let toggle = ToggleSwitch()
-    let invalid = ThreadSafeCounter()
+    let invalid = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       for index in 0..<eventsPerWorker {
         if worker % 2 == 0 {
           // Writers.
           if index % 2 == 0 { toggle.go() } else { toggle.back() }
-        } else {
-          // Readers: every read is one consistent snapshot.
-          let state = toggle.state
-          if state != "on" && state != "off" { invalid.increment("state") }
-          let available = toggle.availableEvents
-          if available != ["go"] && available != ["back"] { invalid.increment("availableEvents") }
-          _ = toggle.isOn
-          _ = toggle.canGo
-          _ = toggle.isInState("off")
+          continue
         }
+        // Readers. `began` counts before callbacks (before the state changes), `observed` the
+        // observer calls (after it): when both are equal around the reads, exactly that many
+        // transitions from `off` had happened at every read, so each read has one right answer.
+        let completedBefore = toggle.counter["observed"]
+        let state = toggle.state
+        let available = toggle.availableEvents
+        let isOn = toggle.isOn
+        let canGo = toggle.canGo
+        let isOff = toggle.isInState("off")
+        let begunAfter = toggle.counter["began"]
+        // Every read alone is one consistent snapshot.
+        if state != "on" && state != "off" { invalid.increment("state") }
+        if available != ["go"] && available != ["back"] { invalid.increment("availableEvents") }
+        guard completedBefore == begunAfter else { continue }
+        let on = completedBefore % 2 == 1
+        if state != (on ? "on" : "off") { invalid.increment("state") }
+        if available != (on ? ["back"] : ["go"]) { invalid.increment("availableEvents") }
+        if isOn != on { invalid.increment("isOn") }
+        if canGo == on { invalid.increment("canGo") }
+        if isOff == on { invalid.increment("isInState") }
       }
     }
     #expect(invalid["state"] == 0)
     #expect(invalid["availableEvents"] == 0)
+    #expect(invalid["isOn"] == 0)
+    #expect(invalid["canGo"] == 0)
+    #expect(invalid["isInState"] == 0)
     let state = toggle.state
     #expect(state == "on" || state == "off")
     #expect(toggle.isOn == (state == "on"))
     #expect(toggle.canGo == (state == "off"))
+    #expect(toggle.isInState("off") == (state == "off"))
     #expect(toggle.counter["torn"] == 0)
+    // Every transition began and completed once, and the state follows from their number.
+    #expect(toggle.counter["began"] == toggle.counter["observed"])
+    #expect(state == (toggle.counter["observed"] % 2 == 1 ? "on" : "off"))
   }
 
   @Test("many objects of one class, each driven from its own task, share the definition safely")

@@ -36,7 +36,7 @@ struct DefinitionTests {
     let expected = DefinitionError.undeclaredState("nowhere", context: "transition 'explode'")
     #expect(UndeclaredTargetMachine.stateMachine.definitionError == expected)
     #expect(definitionError { try UndeclaredTargetMachine.stateMachine.validate() } == expected)
-    #expect(expected.description.contains("nowhere"))
+    #expect(expected.description == "transition 'explode' names undeclared state 'nowhere'")
   }
 
   @Test("init(validating:) throws the undeclared state")

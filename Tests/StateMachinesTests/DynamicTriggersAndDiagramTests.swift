@@ -4,7 +4,7 @@ import Testing
 @testable import StateMachines
 
 /// Timeouts, the verbose log and diagrams work for a definition built at run time, too.
-@Suite struct DynamicTriggersAndDiagramTests {
+@Suite(.timeLimit(.minutes(1))) struct DynamicTriggersAndDiagramTests {
   @Test func aDynamicMachineTimesOutOnItsInjectedClock() async throws {
     let clock = ManualClock()
     let states = ["idle", "busy", "done"]
@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func aDynamicDefinitionLogsAndDrawsItself() throws {
-    let lines = LogLines()
+    let lines = TestRecorder()
     let machine = try DynamicStateMachine(validating: { sm in
       sm.log = StateMachineLog { lines.append($0) }
       sm.addState("off")

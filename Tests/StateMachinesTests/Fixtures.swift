@@ -198,21 +198,3 @@ func definitionError(_ body: () throws -> Void) -> DefinitionError? {
     return nil
   }
 }
-
-/// A counter that many threads may increment at once.
-final class ThreadSafeCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var counts: [String: Int] = [:]
-
-  func increment(_ key: String, by amount: Int = 1) {
-    lock.lock()
-    counts[key, default: 0] += amount
-    lock.unlock()
-  }
-
-  subscript(key: String) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return counts[key, default: 0]
-  }
-}

@@ -46,55 +46,49 @@ final class KeyedCodableOrder: Codable {
 }
 
 /// A flag set from Observation's `onChange`, which may run on any thread.
-final class ChangeFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-  func set() { lock.withLock { count += 1 } }
-  var changes: Int { lock.withLock { count } }
-}
 
 /// Observation needs macOS 14 / iOS 17; the package supports older systems, so each test checks.
 @Suite struct ObservationTests {
   @Test func readingStateIsTrackedAndATransitionNotifies() {
     guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
     let order = ObservedOrder()
-    let flag = ChangeFlag()
+    let flag = TestRecorder()
     withObservationTracking {
       _ = order.state
     } onChange: {
-      flag.set()
+      flag.increment("changes")
     }
-    #expect(flag.changes == 0)
+    #expect(flag["changes"] == 0)
     #expect(order.pay())
-    #expect(flag.changes == 1)
+    #expect(flag["changes"] == 1)
   }
 
   @Test func aRejectedEventDoesNotNotify() {
     guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
     let order = ObservedOrder()
-    let flag = ChangeFlag()
+    let flag = TestRecorder()
     withObservationTracking {
       _ = order.isPaid
     } onChange: {
-      flag.set()
+      flag.increment("changes")
     }
     #expect(!order.refund())
-    #expect(flag.changes == 0)
+    #expect(flag["changes"] == 0)
     #expect(order.pay())
-    #expect(flag.changes == 1)
+    #expect(flag["changes"] == 1)
   }
 
   @Test func restoringTheStateNotifies() throws {
     guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
     let order = ObservedOrder()
-    let flag = ChangeFlag()
+    let flag = TestRecorder()
     withObservationTracking {
       _ = order.state
     } onChange: {
-      flag.set()
+      flag.increment("changes")
     }
     try order.restoreState("paid")
-    #expect(flag.changes == 1)
+    #expect(flag["changes"] == 1)
   }
 }
 

@@ -17,6 +17,30 @@ final class DyingJob: Codable {
   }
 }
 
+/// A `Codable` job whose every callback writes a line to ``log``: decoding one must run none.
+@StateMachine
+final class RecordedJob: Codable {
+  static let log = TestRecorder()
+  static let stateMachine = StateMachineDefinition<RecordedJob> { sm in
+    sm.addState("queued")
+    sm.addState("running")
+    sm.addFinalState("finished")
+    sm.when("run", transitionFrom: "queued", to: "running")
+    sm.when("finish", transitionFrom: "running", to: "finished")
+    for state in ["queued", "running", "finished"] {
+      sm.onEntry(state) { _ in RecordedJob.log.append("entry \(state)") }
+      sm.onExit(state) { _ in RecordedJob.log.append("exit \(state)") }
+    }
+    for event in ["run", "finish"] {
+      sm.before(event) { _ in RecordedJob.log.append("before \(event)") }
+      sm.after(event) { _ in RecordedJob.log.append("after \(event)") }
+    }
+    sm.didTransition { _, transition in
+      RecordedJob.log.append("observed \(transition.from)-\(transition.event)->\(transition.to)")
+    }
+  }
+}
+
 /// A `Sendable`, `Codable` toggle driven from several threads while it is encoded.
 @StateMachine
 final class SharedCodableToggle: Codable, @unchecked Sendable {
@@ -46,7 +70,7 @@ final class ErrorBox: @unchecked Sendable {
   var error: StateMachineError?
 }
 
-@Suite("Persistence hardening")
+@Suite("Persistence hardening", .timeLimit(.minutes(1)))
 struct PersistenceHardeningTests {
   @Test("restoreState from a callback of the same machine throws busy and changes nothing")
   func restoreInsideCallback() throws {
@@ -93,15 +117,32 @@ struct PersistenceHardeningTests {
   }
 
   @Test("a decoded machine runs no callback and keeps unknown states out")
-  func decodingRejectsUnknownStates() {
+  func decodingRejectsUnknownStates() throws {
     let data = Data("{\"state\":{\"state\":\"gone\",\"terminated\":true}}".utf8)
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(DyingJob.self, from: data) }
+
+    // A job in `running`, encoded and decoded: neither decoding nor the copy's first use runs
+    // an entry action (or anything else); its next event runs them all.
+    let job = RecordedJob()
+    #expect(job.run())
+    #expect(RecordedJob.log.lines.contains("entry running"))
+    let encoded = try JSONEncoder().encode(job)
+    let linesBefore = RecordedJob.log.lines.count
+    let copy = try JSONDecoder().decode(RecordedJob.self, from: encoded)
+    #expect(copy.state == "running")
+    #expect(copy.canFinish)
+    #expect(RecordedJob.log.lines.count == linesBefore)
+    #expect(copy.finish())
+    #expect(
+      RecordedJob.log.lines.dropFirst(linesBefore) == [
+        "before finish", "exit running", "entry finished", "after finish", "observed running-finish->finished",
+      ])
   }
 
   @Test("encoding a Sendable object while other threads fire takes consistent snapshots")
   func encodingWhileFiring() {
     let toggle = SharedCodableToggle()
-    let invalid = ThreadSafeCounter()
+    let invalid = TestRecorder()
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       for index in 0..<2_000 {
         if worker % 2 == 0 {

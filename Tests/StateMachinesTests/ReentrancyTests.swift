@@ -137,7 +137,7 @@ final class LockedRelay: @unchecked Sendable {
   }
 }
 
-@Suite("Reentrancy")
+@Suite("Reentrancy", .timeLimit(.minutes(1)))
 struct ReentrancyTests {
   @Test("an event fired from a callback runs after the current transition completes", arguments: RelayHook.allCases)
   func firedFromCallback(hook: RelayHook) {

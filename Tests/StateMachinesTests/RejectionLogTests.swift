@@ -8,7 +8,7 @@ import Testing
 
 private struct Refusal: Error {}
 
-private func loggedMachine(_ lines: LogLines) throws -> DynamicStateMachine {
+private func loggedMachine(_ lines: TestRecorder) throws -> DynamicStateMachine {
   try DynamicStateMachine(validating: { sm in
     sm.log = StateMachineLog { lines.append($0) }
     sm.addState("idle")
@@ -27,7 +27,7 @@ private func loggedMachine(_ lines: LogLines) throws -> DynamicStateMachine {
 struct RejectionLogTests {
   @Test("a plain event without a transition from the current state is logged")
   func fastPathRejectionIsLogged() throws {
-    let lines = LogLines()
+    let lines = TestRecorder()
     let machine = try loggedMachine(lines)
     #expect(machine.fire("start"))
     #expect(!machine.fire("start"))
@@ -36,7 +36,7 @@ struct RejectionLogTests {
 
   @Test("an unknown name is logged")
   func unknownNameIsLogged() throws {
-    let lines = LogLines()
+    let lines = TestRecorder()
     let machine = try loggedMachine(lines)
     #expect(!machine.fire("bogus"))
     #expect(lines.lines.contains("[DynamicStateMachine] event 'bogus' rejected: unknown event 'bogus'"))
@@ -44,7 +44,7 @@ struct RejectionLogTests {
 
   @Test("events queued by a step whose before callback threw are dropped, and the log says so")
   func droppedEventsAreLogged() throws {
-    let lines = LogLines()
+    let lines = TestRecorder()
     let machine = try loggedMachine(lines)
     #expect(machine.fire("start"))
     #expect(!machine.fire("stop"))
@@ -61,7 +61,7 @@ struct RejectionLogTests {
     })
     let slots = machine.stateMachineDefinition.compiled.fastSlots
     #expect(!slots.contains(.full))
-    let logged = try loggedMachine(LogLines())
+    let logged = try loggedMachine(TestRecorder())
     #expect(logged.stateMachineDefinition.compiled.fastSlots.allSatisfy { $0 == .full })
   }
 }

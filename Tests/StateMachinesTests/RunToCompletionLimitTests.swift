@@ -7,7 +7,7 @@ import Testing
 /// `go` and `back` fire each other from their `after` callbacks, forever.
 @StateMachine
 final class PingLoop {
-  static let lines = LogLines()
+  static let lines = TestRecorder()
   static let stateMachine = StateMachineDefinition<PingLoop> { sm in
     sm.maxStepsPerRunToCompletion = 100
     sm.log = StateMachineLog { PingLoop.lines.append($0) }

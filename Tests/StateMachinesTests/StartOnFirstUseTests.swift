@@ -30,7 +30,7 @@ final class SelfStartingLamp: @unchecked Sendable {
   }
 }
 
-@Suite("Start on first use")
+@Suite("Start on first use", .timeLimit(.minutes(1)))
 struct StartOnFirstUseTests {
   @Test("the first event enters the initial state before its step")
   func firstEventStarts() {

@@ -73,7 +73,7 @@ struct StorageFlagsTests {
     #expect(MemoryLayout<StateMachineStorage>.size <= 16)
   }
 
-  @Test func anObjectWithAStreamLeavesTheFastPathAndStillTransitions() async {
+  @Test(.timeLimit(.minutes(1))) func anObjectWithAStreamLeavesTheFastPathAndStillTransitions() async {
     let lamp = FinalLamp()
     let stream = lamp.stateTransitions
     #expect(lamp._$stateMachineStorage.slowPathFlags != 0)

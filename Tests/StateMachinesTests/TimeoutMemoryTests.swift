@@ -32,7 +32,7 @@ final class HourLockDoor: @unchecked Sendable {
   }
 }
 
-@Suite("Timeout memory", .serialized)
+@Suite("Timeout memory", .serialized, .timeLimit(.minutes(1)))
 struct TimeoutMemoryTests {
   @Test("100k objects entering and leaving a 1-hour timeout state leave no timeout armed")
   func cancelledTimeoutsAreFreed() {

@@ -58,7 +58,7 @@ final class MainActorTimeoutScreen {
   }
 }
 
-@Suite(.serialized) struct TimeoutTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct TimeoutTests {
   @Test func timeoutFiresLikeAnEventWhenTheClockReachesIt() async {
     let door = TimeoutDoor()
     #expect(door.close())
@@ -107,12 +107,15 @@ final class MainActorTimeoutScreen {
 
   @Test func anArmedTimerDoesNotKeepTheObjectAlive() async {
     let clock = TimeoutDoor.clock
+    let armedBefore = clock.armedTimeoutCount
     var door: TimeoutDoor? = TimeoutDoor()
     door?.close()
+    #expect(clock.armedTimeoutCount == armedBefore + 1)
     weak let weakDoor = door
     door = nil
     #expect(weakDoor == nil)
-    // The object's deinit cancelled its timeout.
+    // The object's deinit cancelled its timeout: the clock holds it no more.
+    #expect(clock.armedTimeoutCount == armedBefore)
     await clock.advance(by: .seconds(5))
     #expect(weakDoor == nil)
   }

@@ -57,7 +57,7 @@ private func doubleGuarded(_ probe: FlatTestProbe) throws -> DynamicStateMachine
   })
 }
 
-@Suite("One guard/action shape for every transition", .serialized)
+@Suite("One guard/action shape for every transition", .serialized, .timeLimit(.minutes(1)))
 struct TransitionShapeTests {
   @Test("a timeout transition's guard and action see the Transition")
   func timeout() async {

@@ -15,7 +15,7 @@ final class CountingToggle {
   }
 }
 
-@Suite("Transition stream buffering")
+@Suite("Transition stream buffering", .timeLimit(.minutes(1)))
 struct TransitionStreamBufferTests {
   @Test("an unread default stream keeps the newest 1,024 transitions")
   func defaultKeepsNewest() async {

@@ -14,7 +14,7 @@ final class StreamedTicket {
   }
 }
 
-@Suite struct TransitionStreamTests {
+@Suite(.timeLimit(.minutes(1))) struct TransitionStreamTests {
   @Test func theStreamYieldsEveryTransitionInOrderAndNoRejection() async {
     let ticket = StreamedTicket()
     var iterator = ticket.stateTransitions.makeAsyncIterator()

@@ -3,17 +3,9 @@ import Testing
 
 import StateMachines
 
-/// Collects log lines from any thread.
-final class LogLines: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [String] = []
-  func append(_ line: String) { lock.withLock { storage.append(line) } }
-  var lines: [String] { lock.withLock { storage } }
-}
-
 @StateMachine
 final class LoggedTurnstile {
-  static let lines = LogLines()
+  static let lines = TestRecorder()
   var coins = 0
   static let stateMachine = StateMachineDefinition<LoggedTurnstile> { sm in
     sm.log = StateMachineLog { LoggedTurnstile.lines.append($0) }
@@ -48,14 +40,49 @@ final class LoggedTurnstile {
     #expect(lines.filter { $0.hasPrefix("[LoggedTurnstile] step 'coin' took ") }.count == 2)
   }
 
-  @Test func verboseWritesToStandardErrorByDefault() {
-    let definition = StateMachineDefinition<DynamicProbe> { sm in
-      sm.verbose = true
-      sm.addState("a")
-    }
-    #expect(definition.definitionError == nil)
-    let silent = StateMachineDefinition<DynamicProbe> { sm in sm.addState("a") }
-    #expect(silent.definitionError == nil)
+  @Test func verboseWritesToStandardErrorByDefault() throws {
+    #expect(VerboseProbe.stateMachine.definitionError == nil)
+    let probe = VerboseProbe()
+    var accepted = false
+    let captured = try StandardErrorCapture.capture { accepted = probe.flip() }
+    #expect(accepted)
+    #expect(probe.isOn)
+    // Only this machine's lines: the test runner writes to standard error too.
+    let lines = captured.split(separator: "\n").map(String.init).filter { $0.hasPrefix("[VerboseProbe] ") }
+    #expect(lines.filter { !$0.contains(" took ") } == [
+      "[VerboseProbe] event 'flip' in state 'off'",
+      "[VerboseProbe] transition 'off' -> 'on' on 'flip'",
+    ])
+    #expect(lines.filter { $0.hasPrefix("[VerboseProbe] step 'flip' took ") }.count == 1)
+
+    // Without `verbose`, the same event writes nothing.
+    let quiet = QuietProbe()
+    let nothing = try StandardErrorCapture.capture { accepted = quiet.flip() }
+    #expect(accepted)
+    #expect(quiet.isOn)
+    #expect(!nothing.contains("[QuietProbe]"))
+  }
+}
+
+/// A verbose machine whose trace goes to standard error; used only by
+/// ``VerboseLogTests/verboseWritesToStandardErrorByDefault()``, so its lines are its own.
+@StateMachine
+final class VerboseProbe {
+  static let stateMachine = StateMachineDefinition<VerboseProbe> { sm in
+    sm.verbose = true
+    sm.addState("off")
+    sm.addState("on")
+    sm.when("flip", transitionFrom: "off", to: "on")
+  }
+}
+
+/// ``VerboseProbe`` without `verbose`.
+@StateMachine
+final class QuietProbe {
+  static let stateMachine = StateMachineDefinition<QuietProbe> { sm in
+    sm.addState("off")
+    sm.addState("on")
+    sm.when("flip", transitionFrom: "off", to: "on")
   }
 }
 

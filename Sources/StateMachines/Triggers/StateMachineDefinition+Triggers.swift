@@ -70,6 +70,11 @@ extension StateMachineDefinition {
     locked(model) { model._$stateMachineStorage.extras }?.timeouts.count ?? 0
   }
 
+  /// The number of notification observers armed for `model`'s current state (for tests).
+  func armedNotificationCount(of model: Model) -> Int {
+    locked(model) { model._$stateMachineStorage.extras }?.observations.count ?? 0
+  }
+
   /// Sends a completed transition to the object's streams.
   @usableFromInline
   func publish(_ transition: CompletedTransition, to extras: StateMachineExtras) {

@@ -99,7 +99,7 @@ struct BadNameTests {
 
   @Test("a statechart DynamicStateMachine with regions, started or not, and after a transition")
   func statechartDynamic() throws {
-    let log = TraceLog()
+    let log = TestRecorder()
     let definition = TBScenarioFixture.definition(log: log)
     #expect(definition.definitionError == nil)
     let known = TBScenarioFixture.allStates + definition.events

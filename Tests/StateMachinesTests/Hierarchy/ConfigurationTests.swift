@@ -110,7 +110,7 @@ struct ConfigurationTests {
 
   @Test("stopStateMachine exits everything in exit order; the next use starts again")
   func stop() throws {
-    let log = TraceLog()
+    let log = TestRecorder()
     let machine = try DynamicStateMachine(validating: { sm in
       sm.addParallelState("p") { p in
         p.addState("a") { $0.addState("a1") }
@@ -122,13 +122,13 @@ struct ConfigurationTests {
       }
     })
     try machine.startStateMachine()
-    #expect(log.entries == ["p_enter", "a_enter", "a1_enter", "b_enter", "b1_enter"])
+    #expect(log.lines == ["p_enter", "a_enter", "a1_enter", "b_enter", "b1_enter"])
     log.clear()
     try machine.stopStateMachine()
-    #expect(log.entries == ["b1_exit", "b_exit", "a1_exit", "a_exit", "p_exit"])
+    #expect(log.lines == ["b1_exit", "b_exit", "a1_exit", "a_exit", "p_exit"])
     log.clear()
     #expect(machine.state == "p/a/a1,p/b/b1")
-    #expect(log.entries.count == 5)
+    #expect(log.lines.count == 5)
     #expect(machine.configurationDescription == "p\n  a\n    a1\n  b\n    b1")
   }
 }

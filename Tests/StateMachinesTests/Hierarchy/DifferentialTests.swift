@@ -11,14 +11,15 @@ import Testing
 @Suite("Differential: runtime vs Appendix D oracle (§9.4)")
 struct DifferentialTests {
   static var caseCount: Int {
-    ProcessInfo.processInfo.environment["STATEMACHINES_DIFFERENTIAL_CASES"].flatMap(Int.init) ?? 10_000
+    // A value that is not a number counts as zero cases, which fails the test.
+    ProcessInfo.processInfo.environment["STATEMACHINES_DIFFERENTIAL_CASES"].map { Int($0) ?? 0 } ?? 10_000
   }
   static var firstSeed: UInt64 {
     ProcessInfo.processInfo.environment["STATEMACHINES_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 1
   }
 
   /// Builds the chart with the DSL; callbacks record into `log`, guards read `step`.
-  static func definition(_ chart: RandomChart, log: TraceLog, step: Counter) -> StateMachineDefinition<DynamicStateMachine> {
+  static func definition(_ chart: RandomChart, log: TestRecorder, step: TestRecorder) -> StateMachineDefinition<DynamicStateMachine> {
     StateMachineDefinition<DynamicStateMachine> { sm in
       sm.maxStepsPerRunToCompletion = AppendixDOracle.maxSteps
       sm.maxEventlessMicrosteps = AppendixDOracle.maxEventless
@@ -63,7 +64,7 @@ struct DifferentialTests {
           declaration = sm.when(transition.event!, transitionFromAnyStateTo: targets[0])
         }
         if let guardID = transition.guardID {
-          declaration.guarded { _ in RandomChart.guardPasses(guardID, step: step.value) }
+          declaration.guarded { _ in RandomChart.guardPasses(guardID, step: step["events"]) }
         }
         let raises = transition.raises
         if transition.hasAction {
@@ -96,6 +97,8 @@ struct DifferentialTests {
 
   @Test("random charts: same trace and configuration as the oracle, S1 after every step", arguments: 0..<chunks)
   func randomCharts(chunk: Int) throws {
+    // Asked for no case, the test would compare nothing and pass.
+    try #require(Self.caseCount > 0, "STATEMACHINES_DIFFERENTIAL_CASES must be positive")
     var failures = 0
     let count = UInt64(Self.caseCount)
     let chunkSize = (count + UInt64(Self.chunks) - 1) / UInt64(Self.chunks)
@@ -113,8 +116,8 @@ struct DifferentialTests {
   /// Runs one seed through both; the first difference, or nil.
   static func compare(seed: UInt64) -> String? {
     let chart = RandomChart(seed: seed)
-    let log = TraceLog()
-    let step = Counter()
+    let log = TestRecorder()
+    let step = TestRecorder()
     let definition = Self.definition(chart, log: log, step: step)
     if let error = definition.definitionError { return "definition rejected: \(error)\n\(chart)" }
     let machine = DynamicStateMachine(definition)
@@ -128,17 +131,20 @@ struct DifferentialTests {
       if index > 0 {
         let event = random.pick(RandomChart.externalEvents)
         events.append(event)
-        step.value += 1
-        _ = machine.fire(event)
-        oracle.send(event)
+        step.increment("events")
+        let accepted = machine.fire(event)
+        let taken = oracle.send(event)
+        if accepted != taken {
+          return "fire returned \(accepted), the oracle \(taken ? "took" : "took no") transition, after \(events)\n\(chart)"
+        }
       }
       let active = Set(machine.activeStates.map { String($0.split(separator: "/").last!) })
-      if log.entries != oracle.trace || active != oracle.configuration {
-        let first = Array(zip(log.entries, oracle.trace)).firstIndex { $0 != $1 } ?? min(log.entries.count, oracle.trace.count)
+      if log.lines != oracle.trace || active != oracle.configuration {
+        let first = Array(zip(log.lines, oracle.trace)).firstIndex { $0 != $1 } ?? min(log.lines.count, oracle.trace.count)
         let window = max(0, first - 12)
         return """
-          after \(events): traces differ at entry \(first) of \(log.entries.count) / \(oracle.trace.count)
-          runtime …\(log.entries[window..<min(log.entries.count, first + 6)]) configuration \(active.sorted())
+          after \(events): traces differ at entry \(first) of \(log.lines.count) / \(oracle.trace.count)
+          runtime …\(log.lines[window..<min(log.lines.count, first + 6)]) configuration \(active.sorted())
           oracle  …\(oracle.trace[window..<min(oracle.trace.count, first + 6)]) configuration \(oracle.configuration.sorted())
           \(chart)
           """
@@ -148,9 +154,4 @@ struct DifferentialTests {
     }
     return nil
   }
-}
-
-/// A shared integer (the number of external events sent), read by guards.
-final class Counter: @unchecked Sendable {
-  var value = 0
 }

@@ -6,7 +6,7 @@ import Testing
 /// `--` between regions (Mermaid), pseudostates in their UML shapes.
 @Suite struct StatechartDiagramTests {
   static let definition: StateMachineDefinition<DynamicStateMachine> = {
-    let definition = TBScenarioFixture.definition(log: TraceLog())
+    let definition = TBScenarioFixture.definition(log: TestRecorder())
     return definition
   }()
 

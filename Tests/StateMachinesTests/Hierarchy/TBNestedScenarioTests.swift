@@ -6,7 +6,7 @@ import Testing
 /// W3C test 404) instead of TB's order.
 @Suite("TBStateMachine nested scenarios (§10)")
 struct TBNestedScenarioTests {
-  let log = TraceLog()
+  let log = TestRecorder()
 
   /// Fires the setup events, clears the log, fires the events under test; returns the log.
   func run(_ setup: [(String, [String: any Sendable]?)], _ events: [(String, [String: any Sendable]?)]) throws
@@ -16,16 +16,16 @@ struct TBNestedScenarioTests {
     for (event, payload) in setup { #expect(machine.fire(event, payload: payload), "setup event \(event)") }
     log.clear()
     for (event, payload) in events { #expect(machine.fire(event, payload: payload), "event \(event)") }
-    let trace = log.entries
+    let trace = log.lines
     // The same scenario through TBStateMachine's own `statemachine.json` (issue 9), where
     // `../shared` is present: the same trace and configuration.
     if TBScenarioFixture.fixtureJSON != nil {
-      let jsonLog = TraceLog()
+      let jsonLog = TestRecorder()
       let loaded = try TBScenarioFixture.machine(jsonLog, fromJSON: true)
       for (event, payload) in setup { _ = loaded.fire(event, payload: payload) }
       jsonLog.clear()
       for (event, payload) in events { _ = loaded.fire(event, payload: payload) }
-      #expect(jsonLog.entries == trace, "statemachine.json gives the DSL's trace")
+      #expect(jsonLog.lines == trace, "statemachine.json gives the DSL's trace")
       #expect(loaded.activeStates == machine.activeStates, "statemachine.json gives the DSL's configuration")
     }
     return (machine, trace)
@@ -36,7 +36,7 @@ struct TBNestedScenarioTests {
     let definition = TBScenarioFixture.definition(log: log)
     let machine = DynamicStateMachine(definition)
     try machine.startStateMachine()
-    #expect(log.entries == ["a_enter", "a1_enter"])
+    #expect(log.lines == ["a_enter", "a1_enter"])
     #expect(machine.state == "a/a1")
     #expect(machine.isInState("a") && machine.isInState("a1") && !machine.isInState("b"))
   }
@@ -118,7 +118,7 @@ struct TBNestedScenarioTests {
     try local.startStateMachine()
     log.clear()
     #expect(local.fire("b_a3"))
-    #expect(log.entries == ["b1_exit", "b_exit", "a_enter", "a3_enter"])
+    #expect(log.lines == ["b1_exit", "b_exit", "a_enter", "a3_enter"])
   }
 
   @Test("N12: internal transitions run their action only (S10)")
@@ -167,7 +167,7 @@ struct TBNestedScenarioTests {
     #expect(machine.state == "c/c2@0/c212,c/c2@1/c222")
     log.clear()
     #expect(machine.fire("c222_join"))
-    #expect(log.entries == ["c222_exit", "c212_exit", "c2_exit", "c_exit", "b_enter", "b1_enter"])
+    #expect(log.lines == ["c222_exit", "c212_exit", "c2_exit", "c_exit", "b_enter", "b1_enter"])
     #expect(machine.state == "b/b1")
   }
 
@@ -191,7 +191,7 @@ struct TBNestedScenarioTests {
   func junctionWithoutPath() throws {
     let machine = try TBScenarioFixture.machine(log)
     #expect(!machine.fire("a_junction", payload: ["nothing": true]))
-    #expect(log.entries.isEmpty)
+    #expect(log.lines.isEmpty)
     #expect(machine.state == "a/a1")
   }
 

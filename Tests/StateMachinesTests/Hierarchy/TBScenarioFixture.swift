@@ -1,13 +1,6 @@
 import Foundation
 import StateMachines
 
-/// A callback trace shared by a test's machine.
-final class TraceLog: @unchecked Sendable {
-  var entries: [String] = []
-  func append(_ entry: String) { entries.append(entry) }
-  func clear() { entries.removeAll() }
-}
-
 /// TBStateMachine's nested fixture (`statemachine.json`, HIERARCHY.md §10) written with the DSL:
 /// `a`{a1*,a2,a3}, `b`{b1*, b2{b21*,b22}, b3∥[@0 b311*,b312 | @1 b321*,b322]},
 /// `c`{c1*, c2∥[@0 c211*,c212 | @1 c221*,c222]}, the JSON transitions and those TB's tests add in
@@ -22,7 +15,7 @@ enum TBScenarioFixture {
     transition.payload(as: [String: any Sendable].self)?[key]
   }
 
-  static func definition(log: TraceLog) -> StateMachineDefinition<DynamicStateMachine> {
+  static func definition(log: TestRecorder) -> StateMachineDefinition<DynamicStateMachine> {
     StateMachineDefinition<DynamicStateMachine> { sm in
       structure(sm)
       codeAdditions(sm, log: log)
@@ -35,7 +28,7 @@ enum TBScenarioFixture {
 
   /// The same machine loaded from `statemachine.json` (issue 9), with the same code additions
   /// made after loading, as TB's tests make them; `nil` where the fixture is absent.
-  static func jsonDefinition(log: TraceLog) throws -> StateMachineDefinition<DynamicStateMachine>? {
+  static func jsonDefinition(log: TestRecorder) throws -> StateMachineDefinition<DynamicStateMachine>? {
     guard let data = fixtureJSON else { return nil }
     return try StateMachineDefinition<DynamicStateMachine>(json: data, bind: { _ in }) { sm in codeAdditions(sm, log: log) }
   }
@@ -58,7 +51,7 @@ enum TBScenarioFixture {
 
   /// What TB's tests add in code: entry and exit logs, guards, actions, internal transitions and
   /// the junction.
-  static func codeAdditions(_ sm: StateMachineBuilder<DynamicStateMachine>, log: TraceLog) {
+  static func codeAdditions(_ sm: StateMachineBuilder<DynamicStateMachine>, log: TestRecorder) {
       for state in allStates {
         sm.onEntry(state) { _ in log.append("\(state)_enter") }
         sm.onExit(state) { _ in log.append("\(state)_exit") }
@@ -115,7 +108,7 @@ enum TBScenarioFixture {
   }
 
   /// A started machine with a cleared log, from the DSL definition or from the JSON fixture.
-  static func machine(_ log: TraceLog, fromJSON: Bool = false) throws -> DynamicStateMachine {
+  static func machine(_ log: TestRecorder, fromJSON: Bool = false) throws -> DynamicStateMachine {
     let definition = fromJSON ? try jsonDefinition(log: log)! : definition(log: log)
     try definition.validate()
     let machine = DynamicStateMachine(definition)

@@ -6,7 +6,7 @@ import Testing
 /// the path subscriptions and notifications of §3.
 @Suite("TBStateMachine flat scenarios (§10) and path notifications (§3)", .serialized)
 struct TBSimpleScenarioTests {
-  let log = TraceLog()
+  let log = TestRecorder()
 
   @Test("F1: an event switches states")
   func f1() throws {
@@ -37,14 +37,14 @@ struct TBSimpleScenarioTests {
   func f2() throws {
     let machine = try guarded(true)
     #expect(machine.fire("E"))
-    #expect(log.entries.joined(separator: "-") == "enterA-guardA-exitA-actionA-enterB")
+    #expect(log.lines.joined(separator: "-") == "enterA-guardA-exitA-actionA-enterB")
   }
 
   @Test("F3: a failing guard runs no action and the state stays")
   func f3() throws {
     let machine = try guarded(false)
     #expect(!machine.fire("E"))
-    #expect(log.entries == ["enterA", "guardA"])
+    #expect(log.lines == ["enterA", "guardA"])
     #expect(machine.state == "a")
   }
 
@@ -70,7 +70,7 @@ struct TBSimpleScenarioTests {
         .action { _, t in log.append("action \(t.payload(as: Int.self) ?? -1)") }
     })
     #expect(machine.fire("E", payload: 7))
-    #expect(log.entries == ["guard 7", "exit 7", "action 7", "entry 7"])
+    #expect(log.lines == ["guard 7", "exit 7", "action 7", "entry 7"])
   }
 
   @Test("F6: an external self-transition exits and re-enters")
@@ -83,7 +83,7 @@ struct TBSimpleScenarioTests {
     })
     try machine.startStateMachine()
     #expect(machine.fire("E"))
-    #expect(log.entries == ["enter", "exit", "enter"])
+    #expect(log.lines == ["enter", "exit", "enter"])
   }
 
   @Test("F7: DidEnter at start, DidExit at stop, an internal transition posts one named after it", arguments: [false, true])
@@ -121,12 +121,12 @@ struct TBSimpleScenarioTests {
       "StateMachineDidExitState \(leaf) ",
     ]
     if nested { expected.append("StateMachineDidExitState top ") }
-    #expect(log.entries == expected)
+    #expect(log.lines == expected)
   }
 
   @Test("path subscriptions: entry, exit and internal transitions at a region path, with the payload")
   func subscriptions() throws {
-    let machine = try TBScenarioFixture.machine(TraceLog())
+    let machine = try TBScenarioFixture.machine(TestRecorder())
     var tokens = [
       try machine.subscribeToEntry(at: "c/c2@1/c222") { [log] payload in log.append("enter c222 \(payload ?? "nil")") },
       try machine.subscribeToExit(at: "c222") { [log] _ in log.append("exit c222") },
@@ -137,7 +137,7 @@ struct TBSimpleScenarioTests {
     #expect(machine.fire("c222_join"))
     #expect(machine.fire("b_b3"))
     #expect(machine.fire("b3xx_internal"))
-    #expect(log.entries == ["enter c222 p", "exit c222", "b311 internal"])
+    #expect(log.lines == ["enter c222 p", "exit c222", "b311 internal"])
     tokens[0].cancel()
     tokens.removeAll()
     #expect(throws: StateMachineError.self) { _ = try machine.subscribeToEntry(at: "c/c2/c222") { _ in } }

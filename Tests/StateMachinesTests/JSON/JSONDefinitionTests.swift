@@ -3,7 +3,7 @@ import StateMachines
 import Testing
 
 /// Definitions in the library's JSON format, `statemachines/1` (HIERARCHY.md §7).
-@Suite("JSON definitions (§7)")
+@Suite("JSON definitions (§7)", .timeLimit(.minutes(1)))
 struct JSONDefinitionTests {
   /// HIERARCHY.md §7's example.
   static let mediaPlayer = """
@@ -23,29 +23,23 @@ struct JSONDefinitionTests {
                   "onDone": "off" } } }
     """
 
-  final class Counters: @unchecked Sendable {
-    var spinUps = 0
-    var ticks = 0
-    var hasTrack = true
-  }
-
   func load(
-    _ text: String, clock: ManualClock = ManualClock(), counters: Counters = Counters(),
+    _ text: String, clock: ManualClock = ManualClock(), counters: TestRecorder = TestRecorder(),
     build: (StateMachineBuilder<DynamicStateMachine>) -> Void = { _ in }
   ) throws(DefinitionError) -> StateMachineDefinition<DynamicStateMachine> {
     try StateMachineDefinition<DynamicStateMachine>(
       json: Data(text.utf8), clock: clock,
       bind: { bind in
-        bind.guard("hasTrack") { _, _ in counters.hasTrack }
-        bind.action("spinUp") { _, _ in counters.spinUps += 1 }
-        bind.action("advance") { _, _ in counters.ticks += 1 }
+        bind.guard("hasTrack") { _, _ in counters["no track"] == 0 }
+        bind.action("spinUp") { _, _ in counters.increment("spinUp") }
+        bind.action("advance") { _, _ in counters.increment("advance") }
       }, build)
   }
 
   @Test("§7's example loads and runs: history, internal transitions, guards, timeouts, forks, onDone")
   func mediaPlayerRuns() async throws {
     let clock = ManualClock()
-    let counters = Counters()
+    let counters = TestRecorder()
     let definition = try load(Self.mediaPlayer, clock: clock, counters: counters)
     #expect(definition.definitionWarnings.isEmpty)
     // Document order is key order (N2).
@@ -57,12 +51,12 @@ struct JSONDefinitionTests {
     let player = DynamicStateMachine(definition)
     #expect(player.state == "off")
     #expect(player.fire("power"))
-    #expect(player.state == "on/stopped" && counters.spinUps == 1)
-    counters.hasTrack = false
+    #expect(player.state == "on/stopped" && counters["spinUp"] == 1)
+    counters.increment("no track")  // hasTrack fails
     #expect(!player.fire("play"))
-    counters.hasTrack = true
+    counters.increment("no track", by: -1)  // hasTrack passes again
     #expect(player.fire("play") && player.state == "on/playing")
-    #expect(player.fire("tick") && counters.ticks == 1 && counters.spinUps == 1)
+    #expect(player.fire("tick") && counters["advance"] == 1 && counters["spinUp"] == 1)
     // The timeout fires after 30 seconds in "playing", by its generated event.
     #expect(definition.events.contains("after.30s.on/playing"))
     await clock.advance(by: .seconds(30))
@@ -161,15 +155,15 @@ struct JSONDefinitionTests {
 
   @Test("code adds callbacks and transitions by path after loading")
   func codeAfterLoading() throws {
-    let counters = Counters()
-    let entered = Counters()
+    let counters = TestRecorder()
+    let entered = TestRecorder()
     let definition = try load(Self.mediaPlayer, counters: counters) { sm in
-      sm.onEntry("on/playing") { _ in entered.ticks += 1 }
+      sm.onEntry("on/playing") { _ in entered.increment("entered playing") }
       sm.when("eject", transitionFrom: "on", to: "off")
     }
     let player = DynamicStateMachine(definition)
     #expect(player.fire("power") && player.fire("play"))
-    #expect(entered.ticks == 1)
+    #expect(entered["entered playing"] == 1)
     #expect(player.fire("eject") && player.state == "off")
   }
 

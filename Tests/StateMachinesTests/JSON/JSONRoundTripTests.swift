@@ -1,6 +1,7 @@
 import Foundation
-import StateMachines
 import Testing
+
+@testable import StateMachines
 
 /// Export (issue 9): a definition writes itself back as `statemachines/1`; load → export → load
 /// gives the same machine, on the examples and on the differential test's random charts.
@@ -21,6 +22,7 @@ struct JSONRoundTripTests {
     #expect(try second.jsonDefinition() == exported)
     #expect(second.states == first.states)
     #expect(second.events == first.events)
+    #expect(Self.structure(second) == Self.structure(first))
     #expect(exported.contains(#""guard": "hasTrack""#))
     #expect(exported.contains(#""after": ["#))
   }
@@ -59,6 +61,56 @@ struct JSONRoundTripTests {
         #expect(second.events == first.events, "\(name): events")
       }
       #expect(try second.jsonDefinition() == exported, "\(name): export")
+      // The loaded definitions themselves, not only the text they write.
+      let (firstStructure, secondStructure) = (Self.structure(first), Self.structure(second))
+      #expect(!firstStructure.isEmpty, "\(name): structure")
+      if name.hasSuffix(".tb.json") {
+        #expect(firstStructure.sorted() == secondStructure.sorted(), "\(name): structure")
+      } else {
+        #expect(firstStructure == secondStructure, "\(name): structure")
+      }
+    }
+  }
+
+  /// What a loaded definition is, read from the compiled machine rather than from its export:
+  /// the initial and final states, each state's entry and exit action counts, and its diagram,
+  /// which draws every transition (source, target, event, guard, timeout, notification, kind)
+  /// and every junction, history, fork and join with its paths.
+  static func structure(_ definition: StateMachineDefinition<DynamicStateMachine>) -> [String] {
+    let compiled = definition.compiled
+    var lines = ["initial \(definition.initialState)", "finals \(definition.finalStates.sorted())"]
+    for (index, state) in compiled.states.enumerated() {
+      lines.append("state \(state): \(compiled.entryActions[index].count) entry, \(compiled.exitActions[index].count) exit")
+    }
+    lines += definition.dotDiagram.split(separator: "\n").map(String.init)
+    return lines
+  }
+
+  @Test("the structure compared tells apart definitions that differ in a timeout, a guard, a junction path or a kind")
+  func structureSeesWhatTheExportCouldDrop() throws {
+    func load(_ text: String) throws -> [String] {
+      let bind: (inout Bindings<DynamicStateMachine>) -> Void = { bind in
+        bind.bindUnknownNames(guard: { _ in { _, _ in true } }, action: { _ in { _, _ in } })
+      }
+      return Self.structure(try StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8), bind: bind))
+    }
+    let base = #"""
+      {"states": {"s": {"initial": "a", "states": {
+        "a": {"on": {"go": "j"}, "after": [{"seconds": 30, "target": "b"}]},
+        "j": {"type": "junction", "paths": [{"target": "b", "guard": "ready"}, {"target": "a"}]},
+        "b": {"on": {"back": {"target": "a", "kind": "local", "guard": "ok"}}}}}}}
+      """#
+    let variants = [
+      base.replacingOccurrences(of: #""seconds": 30"#, with: #""seconds": 31"#),
+      base.replacingOccurrences(of: #", "after": [{"seconds": 30, "target": "b"}]"#, with: ""),
+      base.replacingOccurrences(of: #", "guard": "ok""#, with: ""),
+      base.replacingOccurrences(of: #", {"target": "a"}"#, with: ""),
+      base.replacingOccurrences(of: #", "kind": "local""#, with: ""),
+    ]
+    let reference = try load(base)
+    for variant in variants {
+      #expect(variant != base)
+      #expect(try load(variant) != reference, "\(variant)")
     }
   }
 
@@ -149,7 +201,7 @@ struct JSONRoundTripTests {
     return "{\(top.joined(separator: ", "))}"
   }
 
-  static func bindings(_ chart: RandomChart, log: TraceLog, step: Counter) -> (inout Bindings<DynamicStateMachine>) -> Void {
+  static func bindings(_ chart: RandomChart, log: TestRecorder, step: TestRecorder) -> (inout Bindings<DynamicStateMachine>) -> Void {
     { bind in
       for name in chart.documentOrder {
         bind.action("enter_\(name)") { _, _ in log.append("enter:\(name)") }
@@ -157,7 +209,7 @@ struct JSONRoundTripTests {
       }
       for (index, transition) in chart.transitions.enumerated() {
         if let guardID = transition.guardID {
-          bind.guard("g\(guardID)") { _, _ in RandomChart.guardPasses(guardID, step: step.value) }
+          bind.guard("g\(guardID)") { _, _ in RandomChart.guardPasses(guardID, step: step["events"]) }
         }
         let raises = transition.raises
         bind.action("act\(index)") { machine, _ in
@@ -169,18 +221,18 @@ struct JSONRoundTripTests {
   }
 
   /// Runs `definition` on the seed's events; the trace and configuration after each.
-  static func run(_ definition: StateMachineDefinition<DynamicStateMachine>, log: TraceLog, step: Counter, seed: UInt64) -> [String] {
+  static func run(_ definition: StateMachineDefinition<DynamicStateMachine>, log: TestRecorder, step: TestRecorder, seed: UInt64) -> [String] {
     log.clear()
-    step.value = 0
+    step.clear()
     let machine = DynamicStateMachine(definition)
     try? machine.startStateMachine()
     var random = SeededGenerator(seed: seed &* 7919)
-    var observed = ["\(log.entries) \(machine.activeStates)"]
+    var observed = ["\(log.lines) \(machine.activeStates)"]
     for _ in 0..<Int.random(in: 6...14, using: &random) {
       let event = random.pick(RandomChart.externalEvents)
-      step.value += 1
+      step.increment("events")
       _ = machine.fire(event)
-      observed.append("\(event): \(log.entries) \(machine.activeStates)")
+      observed.append("\(event): \(log.lines) \(machine.activeStates)")
     }
     return observed
   }
@@ -191,8 +243,8 @@ struct JSONRoundTripTests {
     for seed in UInt64(1)...400 {
       let chart = RandomChart(seed: seed)
       guard let text = Self.document(chart) else { continue }
-      let log = TraceLog()
-      let step = Counter()
+      let log = TestRecorder()
+      let step = TestRecorder()
       let code = DifferentialTests.definition(chart, log: log, step: step)
       guard code.definitionError == nil else { continue }
       let bind = Self.bindings(chart, log: log, step: step)

@@ -29,19 +29,19 @@ struct TBJSONTests {
 
   @Test("B2: nested.json, a1_a2, a_local, a1_b, b11_c; c_internal is internal", .enabled(if: SharedFixtures.hasTBFixtures, "needs ../shared/tbstatemachine-fixtures"))
   func b2() throws {
-    let entries = Entries()
+    let entries = TestRecorder()
     let machine = try DynamicStateMachine(json: SharedFixtures.tbFixture("nested.json")!, bind: { _ in }) { sm in
-      for state in ["a", "a1", "a2", "b", "c"] { sm.onEntry(state) { _ in entries.names.append(state) } }
+      for state in ["a", "a1", "a2", "b", "c"] { sm.onEntry(state) { _ in entries.append(state) } }
     }
     #expect(machine.state == "a/a1")
     #expect(machine.fire("a1_a2") && machine.state == "a/a2")
-    entries.names = []
+    entries.clear()
     // Local from a to its child: a is not exited (S10).
-    #expect(machine.fire("a_local") && machine.state == "a/a1" && entries.names == ["a1"])
+    #expect(machine.fire("a_local") && machine.state == "a/a1" && entries.lines == ["a1"])
     #expect(machine.fire("a1_b") && machine.state == "b@0/b11,b@1/b21")
     #expect(machine.fire("b11_c") && machine.state == "c")
-    entries.names = []
-    #expect(machine.fire("c_internal") && machine.state == "c" && entries.names.isEmpty)
+    entries.clear()
+    #expect(machine.fire("c_internal") && machine.state == "c" && entries.lines.isEmpty)
   }
 
   @Test("B3: pseudo.json, fork_b then the join b11_join, b21_join into c", .enabled(if: SharedFixtures.hasTBFixtures, "needs ../shared/tbstatemachine-fixtures"))
@@ -131,6 +131,3 @@ struct TBJSONTests {
   }
 }
 
-final class Entries: @unchecked Sendable {
-  var names: [String] = []
-}
