@@ -190,7 +190,7 @@ struct JSONDefinitionLoader<Model> {
     }
     for (key, isEntry) in [("entry", true), ("exit", false)] {
       guard let value = fields[key] else { continue }
-      let keyPointer = pointer() + "/" + key
+      let keyPointer = pointer() + JSONPointer.string([key])
       for (index, action) in try document.strings(value, keyPointer).enumerated() {
         let body = try boundAction(action, at: value, keyPointer + (value.isArray ? "/\(index)" : ""))
         if isEntry {
@@ -256,7 +256,7 @@ struct JSONDefinitionLoader<Model> {
     }
     for member in try document.object(value, pointer(), allowed: allowed) {
       // Made only for an error message.
-      func memberPointer() -> String { pointer() + "/" + member.key }
+      func memberPointer() -> String { pointer() + JSONPointer.string([member.key]) }
       switch member.key {
       case "target":
         written.targets = try document.strings(member.value, memberPointer())
