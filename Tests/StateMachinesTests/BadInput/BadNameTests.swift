@@ -87,6 +87,16 @@ struct BadNameTests {
     Self.checkFlat({ Screen() }, known: ["hidden", "visible", "show", "hide"]) { $0.state }
   }
 
+  @Test("a generated statechart model with nested and parallel states, started or not")
+  func generatedStatechart() {
+    let known = ["off", "on", "stopped", "playing", "resume", "deck", "audio", "loud", "muted", "video", "sd", "hd",
+      "power", "play", "on/stopped", "on/playing", "on/resume", "deck/audio", "deck/video"]
+    Self.checkFlat({ Jukebox() }, known: known) { $0.state }
+    let playing = Jukebox()
+    #expect(playing.fire("power") && playing.fire("play"))
+    for name in Self.names(known: known).prefix(60) { Self.drive(playing, with: name) { playing.state } }
+  }
+
   @Test("a flat DynamicStateMachine, started or not")
   func flatDynamic() throws {
     let definition = try StateMachineDefinition<DynamicStateMachine>(validating: { sm in
