@@ -144,3 +144,23 @@ struct CanonicalGeneratedModelTests {
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(KelvinProbe.self, from: Data(wrong.utf8)) }
   }
 }
+
+@Suite("Canonical names in loaded definitions")
+struct CanonicalLoadedNameTests {
+  @Test("a TB JSON definition finds a target spelled the other way")
+  func tbJSON() throws {
+    let text = #"""
+      {"name": "sm", "states": [
+        {"name": "\u00e9tat", "type": "state"},
+        {"name": "fin", "type": "state"}],
+       "transitions": [{"type": "simple", "kind": "external", "name": "go", "source": "e\u0301tat", "target": "fin"}]}
+      """#
+    guard let definition = try? StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8)) else {
+      Issue.record("the TB document did not load")
+      return
+    }
+    let machine = DynamicStateMachine(definition)
+    #expect(machine.fire("go"))
+    #expect(machine.state == "fin")
+  }
+}
