@@ -1,0 +1,247 @@
+/// A state or pseudostate as declared, before the tree is built: what the names model needs of
+/// it. The runtime's builder and the macro's reader each describe their declarations this way.
+public struct DeclaredName: Sendable {
+  /// The own name (a path's last component); empty for an anonymous region (N3).
+  public var name: String
+  /// The declared node it was declared in, -1 for the root.
+  public var scope: Int
+  /// For the path form (`addState("on/loading")`): the parent's path, resolved from `scope`.
+  public var parentPath: String?
+  public var kind: DeclaredNodeKind
+  /// Left out of the tree: a root `initialState` placeholder whose name is declared elsewhere, or
+  /// a name the macro cannot read.
+  public var isExcluded: Bool
+
+  public init(name: String, scope: Int, parentPath: String? = nil, kind: DeclaredNodeKind, isExcluded: Bool = false) {
+    self.name = name
+    self.scope = scope
+    self.parentPath = parentPath
+    self.kind = kind
+    self.isExcluded = isExcluded
+  }
+}
+
+/// A declaration that cannot be placed: which one, what is wrong, and what to call it in the
+/// message (`addState`, or `addState('on/loading')` for a path whose parent does not resolve).
+public struct DeclarationError: Error, Equatable, Sendable {
+  /// The declared node.
+  public let declared: Int
+  public let error: NameError
+  public let context: String
+
+  public var message: String { error.message(context: context) }
+}
+
+/// The declared nodes in document order (HIERARCHY.md N2): a parent before its children, children
+/// in declaration order; path-form declarations placed under their parents; a state declared
+/// twice under one parent merged into its first declaration (N6); canonical paths (N4).
+///
+/// Built once per definition, by the runtime when it compiles and by the macro when it checks.
+public struct NameTree: NameResolvable, Sendable {
+  /// Each node's declared node.
+  public let declaredOf: [Int]
+  /// For each declared node, its node; -1 if it is excluded or could not be placed. A merged
+  /// declaration maps to the node of its first declaration.
+  public let indexOfDeclared: [Int32]
+  /// For each declared node, the declared node it was merged into (itself if none).
+  public let aliasOf: [Int]
+  public let names: [String]
+  /// Canonical paths: names for named states and regions, `p@i` for anonymous regions.
+  public let paths: [String]
+  public let kinds: [NodeKind]
+  /// The parent of each node; -1 for a top-level node.
+  public let parents: [Int32]
+  /// The children of each node, pseudostates included, in document order.
+  public let children: [[Int32]]
+  public let rootChildren: [Int32]
+  /// The children that are states, per node and of the root.
+  public let stateChildrenOf: [[Int32]]
+  public let rootStateChildren: [Int32]
+  /// The last node of each node's subtree: its descendants are `i + 1 ... lastDescendant[i]`.
+  public let lastDescendant: [Int32]
+  /// The declarations that could not be placed, in declaration order (empty when all are fine).
+  public let errors: [DeclarationError]
+  private let byName: [String: [Int32]]
+
+  /// Checks the names of `declared`, places path-form declarations under their parents (each
+  /// resolved against the nodes placed so far, until none is left) and builds the tree. A
+  /// declaration that fails is reported in ``errors`` and left out.
+  public init(_ declared: [DeclaredName]) {
+    var parent = [Int?](repeating: nil, count: declared.count)
+    var errors: [DeclarationError] = []
+    var pending: [Int] = []
+    for (index, node) in declared.enumerated() where !node.isExcluded {
+      let isAnonymousRegion = node.name.isEmpty && node.scope >= 0 && declared[node.scope].kind == .parallel
+      if !isAnonymousRegion {
+        do throws(NameError) {
+          try NameGrammar.checkStateName(node.name)
+        } catch {
+          errors.append(DeclarationError(declared: index, error: error, context: "addState"))
+          continue
+        }
+      }
+      if node.parentPath == nil { parent[index] = node.scope } else { pending.append(index) }
+    }
+    var tree = NameTree(declared: declared, parent: parent, errors: [])
+    while !pending.isEmpty {
+      var still: [Int] = []
+      var failures: [DeclarationError] = []
+      for index in pending {
+        let parentPath = declared[index].parentPath!
+        let scope = declared[index].scope
+        do throws(NameError) {
+          let found = try tree.resolve(parentPath, from: scope == -1 ? -1 : tree.indexOfDeclared[scope])
+          parent[index] = tree.declaredOf[Int(found)]
+        } catch {
+          still.append(index)
+          failures.append(
+            DeclarationError(declared: index, error: error, context: "addState('\(parentPath)/\(declared[index].name)')"))
+        }
+      }
+      if still.count == pending.count {
+        errors += failures
+        break
+      }
+      pending = still
+      tree = NameTree(declared: declared, parent: parent, errors: [])
+    }
+    errors.sort { $0.declared < $1.declared }
+    self = NameTree(declared: declared, parent: parent, errors: errors)
+  }
+
+  /// Lays out the declared nodes whose parents are known (declared indices, -1 the root).
+  private init(declared: [DeclaredName], parent: [Int?], errors: [DeclarationError]) {
+    self.errors = errors
+    // A node takes part when its chain of parents reaches the root.
+    var placed = [Bool?](repeating: nil, count: declared.count)
+    func isPlaced(_ index: Int) -> Bool {
+      if let known = placed[index] { return known }
+      var chain: [Int] = []
+      var current = index
+      var result = false
+      while true {
+        if let known = placed[current] { result = known; break }
+        chain.append(current)
+        guard let p = parent[current] else { result = false; break }
+        if p == -1 { result = true; break }
+        current = p
+        if chain.count > declared.count { break }
+      }
+      for node in chain { placed[node] = result }
+      return result
+    }
+    // One node per (parent, name): a redeclaration merges into the first declaration.
+    var alias = Array(declared.indices)
+    var firstByKey: [PlacedName: Int] = [:]
+    firstByKey.reserveCapacity(declared.count)
+    for index in declared.indices where isPlaced(index) && !declared[index].name.isEmpty {
+      let key = PlacedName(parent: parent[index]!, name: declared[index].name)
+      if let first = firstByKey[key] { alias[index] = first } else { firstByKey[key] = index }
+    }
+    aliasOf = alias
+    func canonical(_ index: Int) -> Int { index == -1 ? -1 : alias[index] }
+    // Document order: a pre-order walk, children in declaration order. By declared index + 1.
+    var childrenOf = [[Int]](repeating: [], count: declared.count + 1)
+    for index in declared.indices where alias[index] == index && isPlaced(index) {
+      childrenOf[canonical(parent[index]!) + 1].append(index)
+    }
+    // Children of merged duplicates join their first declaration.
+    for index in declared.indices where alias[index] != index {
+      childrenOf[alias[index] + 1] += childrenOf[index + 1]
+    }
+    for key in childrenOf.indices where childrenOf[key].count > 1 { childrenOf[key].sort() }
+    var order: [Int] = []
+    order.reserveCapacity(declared.count)
+    var stack: [Int] = childrenOf[0].reversed()
+    while let next = stack.popLast() {
+      order.append(next)
+      stack += childrenOf[next + 1].reversed()
+    }
+    var indexOfDeclared = [Int32](repeating: -1, count: declared.count)
+    for (position, index) in order.enumerated() { indexOfDeclared[index] = Int32(position) }
+    for index in declared.indices where alias[index] != index {
+      indexOfDeclared[index] = indexOfDeclared[alias[index]]
+    }
+    declaredOf = order
+    self.indexOfDeclared = indexOfDeclared
+    let names = order.map { declared[$0].name }
+    self.names = names
+    let parents = order.map { index -> Int32 in
+      let p = canonical(parent[index]!)
+      return p == -1 ? -1 : indexOfDeclared[p]
+    }
+    self.parents = parents
+    var children = [[Int32]](repeating: [], count: order.count)
+    var rootChildren: [Int32] = []
+    for (position, p) in parents.enumerated() {
+      if p == -1 { rootChildren.append(Int32(position)) } else { children[Int(p)].append(Int32(position)) }
+    }
+    self.children = children
+    self.rootChildren = rootChildren
+    let kinds: [NodeKind] = order.enumerated().map { position, index in
+      switch declared[index].kind {
+      case .parallel: return .parallel
+      case .final: return .final
+      case .history: return .history
+      case .junction: return .junction
+      case .join: return .join
+      case .state:
+        return children[position].contains { !declared[order[Int($0)]].kind.isPseudostate } ? .compound : .atomic
+      }
+    }
+    self.kinds = kinds
+    let stateChildrenOf = children.map { $0.filter { !kinds[Int($0)].isPseudostate } }
+    self.stateChildrenOf = stateChildrenOf
+    rootStateChildren = rootChildren.filter { !kinds[Int($0)].isPseudostate }
+    var lastDescendant = Array(0..<Int32(order.count))
+    for position in (0..<order.count).reversed() where parents[position] >= 0 {
+      let p = Int(parents[position])
+      lastDescendant[p] = max(lastDescendant[p], lastDescendant[position])
+    }
+    self.lastDescendant = lastDescendant
+    var paths: [String] = []
+    paths.reserveCapacity(order.count)
+    for position in 0..<order.count {
+      let p = Int(parents[position])
+      let name = names[position]
+      if p == -1 {
+        paths.append(name)
+      } else if name.isEmpty {
+        let region = stateChildrenOf[p].firstIndex(of: Int32(position))!
+        paths.append("\(paths[p])@\(region)")
+      } else {
+        paths.append("\(paths[p])/\(name)")
+      }
+    }
+    self.paths = paths
+    var byName: [String: [Int32]] = [:]
+    byName.reserveCapacity(order.count)
+    for (position, name) in names.enumerated() where !name.isEmpty { byName[name, default: []].append(Int32(position)) }
+    self.byName = byName
+  }
+
+  public var count: Int { names.count }
+
+  // MARK: NameResolvable
+
+  public func nodes(named name: String) -> [Int32] { byName[name] ?? [] }
+
+  public func parent(of node: Int32) -> Int32 { parents[Int(node)] }
+
+  public func isDescendant(_ node: Int32, of ancestor: Int32) -> Bool {
+    if ancestor == -1 { return node >= 0 }
+    return node > ancestor && node <= lastDescendant[Int(ancestor)]
+  }
+
+  public func isParallel(_ node: Int32) -> Bool { kinds[Int(node)] == .parallel }
+
+  public func stateChildren(of node: Int32) -> [Int32] { node == -1 ? rootStateChildren : stateChildrenOf[Int(node)] }
+
+  public func path(of node: Int32) -> String { node == -1 ? "(root)" : paths[Int(node)] }
+}
+
+/// A declared node's place: one node per (parent, name).
+private struct PlacedName: Hashable {
+  let parent: Int
+  let name: String
+}
