@@ -44,13 +44,17 @@ let package = Package(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
     .executableTarget(name: "MediaPlayer", dependencies: ["StateMachines"], path: "Examples/MediaPlayer"),
-    .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines"]),
+    // The table of names and paths that the runtime's and the macro's tests both run (issue 18 §1).
+    .target(name: "NameModelFixture", path: "Tests/NameModelFixture"),
+    .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "NameModelFixture"]),
     .testTarget(name: "StateMachinesSCXMLTests", dependencies: ["StateMachinesSCXML"]),
     .testTarget(
       name: "StateMachinesMacrosTests",
       dependencies: [
         "StateMachinesMacros",
+        "NameModelFixture",
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]
     ),

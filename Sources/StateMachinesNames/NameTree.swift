@@ -130,13 +130,36 @@ public struct NameTree: NameResolvable, Sendable {
       for node in chain { placed[node] = result }
       return result
     }
-    // One node per (parent, name): a redeclaration merges into the first declaration.
+    // One node per (parent, name): a redeclaration merges into the first declaration. Parents
+    // merge before their children (by depth), so that `a/b` declared by path and `b` declared in
+    // a second `a { }` have one parent.
+    var depth = [Int](repeating: -1, count: declared.count)
+    var byDepth: [[Int]] = []
+    for index in declared.indices where isPlaced(index) {
+      // Up to the first node whose depth is known (or the root), then down again.
+      var chain: [Int] = []
+      var current = index
+      while current != -1 && depth[current] < 0 {
+        chain.append(current)
+        current = parent[current]!
+      }
+      var level = current == -1 ? -1 : depth[current]
+      for node in chain.reversed() {
+        level += 1
+        depth[node] = level
+      }
+      while byDepth.count <= depth[index] { byDepth.append([]) }
+      byDepth[depth[index]].append(index)
+    }
     var alias = Array(declared.indices)
     var firstByKey: [PlacedName: Int] = [:]
     firstByKey.reserveCapacity(declared.count)
-    for index in declared.indices where isPlaced(index) && !declared[index].name.isEmpty {
-      let key = PlacedName(parent: parent[index]!, name: declared[index].name)
-      if let first = firstByKey[key] { alias[index] = first } else { firstByKey[key] = index }
+    for level in byDepth {
+      for index in level where !declared[index].name.isEmpty {
+        let p = parent[index]!
+        let key = PlacedName(parent: p == -1 ? -1 : alias[p], name: declared[index].name)
+        if let first = firstByKey[key] { alias[index] = first } else { firstByKey[key] = index }
+      }
     }
     aliasOf = alias
     func canonical(_ index: Int) -> Int { index == -1 ? -1 : alias[index] }
