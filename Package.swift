@@ -48,6 +48,7 @@ let package = Package(
     .target(name: "NameModelFixture", path: "Tests/NameModelFixture"),
     .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "NameModelFixture"]),
     .testTarget(name: "StateMachinesSCXMLTests", dependencies: ["StateMachinesSCXML"]),
+    .testTarget(name: "StateMachinesNamesTests", dependencies: ["StateMachinesNames"]),
     .testTarget(
       name: "StateMachinesMacrosTests",
       dependencies: [
