@@ -22,13 +22,17 @@ struct MacroStateTree {
 
   init(_ nodes: [DeclaredStateNode]) {
     self.nodes = nodes
+    // As the runtime's builder: a root `initialState` declares its state only if no state of that
+    // own name is declared anywhere, and never for a path.
     var explicitNames = Set<String>()
-    for node in nodes where !node.isImplicit { if let value = node.name.value { explicitNames.insert(value) } }
+    for node in nodes where !node.isImplicit {
+      if let value = node.name.value { explicitNames.insert(StatePath.splitDeclaration(value).name) }
+    }
     var implicitNames = Set<String>()
     let declared = nodes.map { node -> DeclaredName in
       guard let value = node.name.value else { return DeclaredName(name: "", scope: node.scope, kind: node.kind, isExcluded: true) }
-      // A root `initialState` declares its state only if no state of that name is declared.
-      let excluded = node.isImplicit && (explicitNames.contains(value) || !implicitNames.insert(value).inserted)
+      let excluded =
+        node.isImplicit && (StatePath.isPath(value) || explicitNames.contains(value) || !implicitNames.insert(value).inserted)
       let (parentPath, name) = node.isAnonymousRegion ? (nil, "") : StatePath.splitDeclaration(value)
       return DeclaredName(name: name, scope: node.scope, parentPath: parentPath, kind: node.kind, isExcluded: excluded)
     }

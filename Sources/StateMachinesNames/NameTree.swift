@@ -82,16 +82,17 @@ public struct NameTree: NameResolvable, Sendable {
       }
       if node.parentPath == nil { parent[index] = node.scope } else { pending.append(index) }
     }
-    var tree = NameTree(declared: declared, parent: parent, errors: [])
-    while !pending.isEmpty {
+    // Each round resolves against the nodes placed so far (most definitions have no round).
+    var tree = pending.isEmpty ? nil : NameTree(declared: declared, parent: parent, errors: [])
+    while let placed = tree, !pending.isEmpty {
       var still: [Int] = []
       var failures: [DeclarationError] = []
       for index in pending {
         let parentPath = declared[index].parentPath!
         let scope = declared[index].scope
         do throws(NameError) {
-          let found = try tree.resolve(parentPath, from: scope == -1 ? -1 : tree.indexOfDeclared[scope])
-          parent[index] = tree.declaredOf[Int(found)]
+          let found = try placed.resolve(parentPath, from: scope == -1 ? -1 : placed.indexOfDeclared[scope])
+          parent[index] = placed.declaredOf[Int(found)]
         } catch {
           still.append(index)
           failures.append(
@@ -103,7 +104,7 @@ public struct NameTree: NameResolvable, Sendable {
         break
       }
       pending = still
-      tree = NameTree(declared: declared, parent: parent, errors: [])
+      if !pending.isEmpty { tree = NameTree(declared: declared, parent: parent, errors: []) }
     }
     errors.sort { $0.declared < $1.declared }
     self = NameTree(declared: declared, parent: parent, errors: errors)
@@ -112,45 +113,44 @@ public struct NameTree: NameResolvable, Sendable {
   /// Lays out the declared nodes whose parents are known (declared indices, -1 the root).
   private init(declared: [DeclaredName], parent: [Int?], errors: [DeclarationError]) {
     self.errors = errors
-    // A node takes part when its chain of parents reaches the root.
-    var placed = [Bool?](repeating: nil, count: declared.count)
-    func isPlaced(_ index: Int) -> Bool {
-      if let known = placed[index] { return known }
-      var chain: [Int] = []
-      var current = index
-      var result = false
-      while true {
-        if let known = placed[current] { result = known; break }
-        chain.append(current)
-        guard let p = parent[current] else { result = false; break }
-        if p == -1 { result = true; break }
-        current = p
-        if chain.count > declared.count { break }
-      }
-      for node in chain { placed[node] = result }
-      return result
-    }
-    // One node per (parent, name): a redeclaration merges into the first declaration. Parents
-    // merge before their children (by depth), so that `a/b` declared by path and `b` declared in
-    // a second `a { }` have one parent.
-    var depth = [Int](repeating: -1, count: declared.count)
+    // A node takes part when its chain of parents reaches the root; its depth is the length of
+    // that chain (-1: not placed). Parents merge before their children (by depth), so that `a/b`
+    // declared by path and `b` declared in a second `a { }` have one parent.
+    let unknown = -2
+    var depth = [Int](repeating: unknown, count: declared.count)
+    var chain: [Int] = []
     var byDepth: [[Int]] = []
-    for index in declared.indices where isPlaced(index) {
-      // Up to the first node whose depth is known (or the root), then down again.
-      var chain: [Int] = []
+    for index in declared.indices {
+      // Up to the root, a node not placed, or a node whose depth is known; then down again.
+      chain.removeAll(keepingCapacity: true)
       var current = index
-      while current != -1 && depth[current] < 0 {
+      var above: Int?  // The depth above the chain (-1: the root); nil if the chain is not placed.
+      while true {
+        if depth[current] != unknown {
+          above = depth[current] >= 0 ? depth[current] : nil
+          break
+        }
         chain.append(current)
-        current = parent[current]!
+        guard let p = parent[current], chain.count <= declared.count else { break }
+        if p == -1 {
+          above = -1
+          break
+        }
+        current = p
       }
-      var level = current == -1 ? -1 : depth[current]
       for node in chain.reversed() {
-        level += 1
-        depth[node] = level
+        if let level = above {
+          depth[node] = level + 1
+          above = level + 1
+        } else {
+          depth[node] = -1
+        }
       }
+      guard depth[index] >= 0 else { continue }
       while byDepth.count <= depth[index] { byDepth.append([]) }
       byDepth[depth[index]].append(index)
     }
+    func isPlaced(_ index: Int) -> Bool { depth[index] >= 0 }
     var alias = Array(declared.indices)
     var firstByKey: [PlacedName: Int] = [:]
     firstByKey.reserveCapacity(declared.count)
