@@ -16,9 +16,12 @@ struct MacroStateTree {
   /// first declaration's).
   let paths: [Int: String]
   /// The declarations that cannot be placed (the same errors, in the same words, as the runtime's).
-  var errors: [DeclarationError] { tree.errors }
+  let errors: [DeclarationError]
   private let tree: NameTree
   private let nodes: [DeclaredStateNode]
+  /// Per declared node, the declaration it repeats (same scope, parent path and name), as the
+  /// runtime's builder finds it when declaring: itself if none.
+  private let repeated: [Int]
 
   init(_ nodes: [DeclaredStateNode]) {
     self.nodes = nodes
@@ -29,24 +32,55 @@ struct MacroStateTree {
       if let value = node.name.value { explicitNames.insert(StatePath.splitDeclaration(value).name) }
     }
     var implicitNames = Set<String>()
-    let declared = nodes.map { node -> DeclaredName in
-      guard let value = node.name.value else { return DeclaredName(name: "", scope: node.scope, kind: node.kind, isExcluded: true) }
+    // A declaration repeated in the same place is the same node; a state may turn final, any
+    // other change of kind is an error (N6).
+    var repeated = Array(nodes.indices)
+    var kinds = nodes.map(\.kind)
+    var firstByPlace: [DeclarationPlace: Int] = [:]
+    var conflicts: [DeclarationError] = []
+    var declared: [DeclaredName] = []
+    for (index, node) in nodes.enumerated() {
+      let scope = node.scope == -1 ? -1 : repeated[node.scope]
+      guard let value = node.name.value else {
+        declared.append(DeclaredName(name: "", scope: scope, kind: node.kind, isExcluded: true))
+        continue
+      }
       let excluded =
         node.isImplicit && (StatePath.isPath(value) || explicitNames.contains(value) || !implicitNames.insert(value).inserted)
       let (parentPath, name) = node.isAnonymousRegion ? (nil, "") : StatePath.splitDeclaration(value)
-      return DeclaredName(name: name, scope: node.scope, parentPath: parentPath, kind: node.kind, isExcluded: excluded)
+      if !node.isImplicit && !node.isAnonymousRegion {
+        let place = DeclarationPlace(scope: scope, parentPath: parentPath, name: name)
+        if let first = firstByPlace[place] {
+          repeated[index] = first
+          if let kind = kinds[first].redeclared(as: node.kind) {
+            kinds[first] = kind
+          } else {
+            conflicts.append(DeclarationError(declared: index, error: .duplicate(value), context: "addState"))
+          }
+        } else {
+          firstByPlace[place] = index
+        }
+      }
+      declared.append(
+        DeclaredName(
+          name: name, scope: scope, parentPath: parentPath, kind: node.kind, isExcluded: excluded || repeated[index] != index))
     }
+    for index in declared.indices { declared[index].kind = kinds[index] }
+    self.repeated = repeated
     tree = NameTree(declared)
+    errors = (conflicts + tree.errors).sorted { $0.declared < $1.declared }
     order = tree.declaredOf
     var paths: [Int: String] = [:]
-    for (index, position) in tree.indexOfDeclared.enumerated() where position >= 0 { paths[index] = tree.paths[Int(position)] }
+    for (index, first) in repeated.enumerated() where tree.indexOfDeclared[first] >= 0 {
+      paths[index] = tree.paths[Int(tree.indexOfDeclared[first])]
+    }
     self.paths = paths
   }
 
   /// The own name of a declared node in the tree: its path's last component.
   func name(_ index: Int) -> String { tree.names[position(index)] }
 
-  private func position(_ index: Int) -> Int { Int(tree.indexOfDeclared[index]) }
+  private func position(_ index: Int) -> Int { Int(tree.indexOfDeclared[repeated[index]]) }
 
   private func declared(_ position: Int32) -> Int { position == -1 ? -1 : tree.declaredOf[Int(position)] }
 
@@ -67,11 +101,19 @@ struct MacroStateTree {
 
   /// Resolves `text` written in the scope of declared node `scope` (N4, N5).
   func resolve(_ text: String, from scope: Int) -> Resolution {
-    let start: Int32 = scope == -1 ? -1 : tree.indexOfDeclared[scope]
+    let start: Int32 = scope == -1 ? -1 : tree.indexOfDeclared[repeated[scope]]
     do throws(NameError) {
       return .state(declared(try tree.resolve(text, from: start)))
     } catch {
       return .failed(error)
     }
   }
+}
+
+/// Where a declaration is: its scope, its path form's parent path and its name (the runtime's
+/// builder keeps one node per place).
+private struct DeclarationPlace: Hashable {
+  let scope: Int
+  let parentPath: String?
+  let name: String
 }

@@ -19,6 +19,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
   case ambiguousState(String, candidates: [String], context: String)
   case invalidPath(String, reason: String, context: String)
   case invalidName(String, context: String)
+  case duplicateState(String)
   case pseudostateSource(String, context: String)
   case targetsInOneRegion(String, String, context: String)
   case localBehavesAsExternal(from: String, to: String)
@@ -55,6 +56,8 @@ enum StateMachineDiagnostic: DiagnosticMessage {
       return NameError.invalidPath(path, reason: reason).message(context: context)
     case .invalidName(let name, let context):
       return NameError.reservedCharacter(name).message(context: context)
+    case .duplicateState(let name):
+      return NameError.duplicate(name).located
     case .pseudostateSource(let name, let context):
       return "\(context) leaves pseudostate '\(name)'; only states are sources"
     case .targetsInOneRegion(let first, let second, let context):
@@ -75,6 +78,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .undeclared(let name): return .undeclaredState(name, context: context)
     case .ambiguous(let name, let candidates): return .ambiguousState(name, candidates: candidates, context: context)
     case .invalidPath(let path, let reason): return .invalidPath(path, reason: reason, context: context)
+    case .duplicate(let name): return .duplicateState(name)
     }
   }
 
@@ -97,6 +101,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .ambiguousState: id = "ambiguousState"
     case .invalidPath: id = "invalidPath"
     case .invalidName: id = "invalidName"
+    case .duplicateState: id = "duplicateState"
     case .pseudostateSource: id = "pseudostateSource"
     case .targetsInOneRegion: id = "targetsInOneRegion"
     case .localBehavesAsExternal: id = "localBehavesAsExternal"

@@ -15,6 +15,9 @@ public enum NameError: Error, Equatable, Sendable {
   case ambiguous(String, candidates: [String])
   /// A path does not name a state (N4): why, in words.
   case invalidPath(String, reason: String)
+  /// A state declared twice under one parent with different kinds (N6); a state may only be
+  /// repeated or turned final.
+  case duplicate(String)
 
   /// The message, `context` saying what names the culprit (`transition 'go'`, `addState`).
   public func message(context: String) -> String {
@@ -31,6 +34,8 @@ public enum NameError: Error, Equatable, Sendable {
       return "\(context) names ambiguous state '\(name)': " + candidates.map { "'\($0)'" }.joined(separator: " or ")
     case .invalidPath(let path, let reason):
       return "\(context) names invalid path '\(path)': \(reason)"
+    case .duplicate:
+      return located
     }
   }
 
@@ -45,6 +50,7 @@ public enum NameError: Error, Equatable, Sendable {
     case .ambiguous(let name, let candidates):
       return "ambiguous state '\(name)': " + candidates.map { "'\($0)'" }.joined(separator: " or ")
     case .invalidPath(let path, let reason): return "invalid path '\(path)': \(reason)"
+    case .duplicate(let name): return "state '\(name)' is declared twice with different kinds"
     }
   }
 

@@ -29,6 +29,12 @@ public struct DeclarationError: Error, Equatable, Sendable {
   public let error: NameError
   public let context: String
 
+  public init(declared: Int, error: NameError, context: String) {
+    self.declared = declared
+    self.error = error
+    self.context = context
+  }
+
   public var message: String { error.message(context: context) }
 }
 
@@ -59,8 +65,9 @@ public struct NameTree: NameResolvable, Sendable {
   public let rootStateChildren: [Int32]
   /// The last node of each node's subtree: its descendants are `i + 1 ... lastDescendant[i]`.
   public let lastDescendant: [Int32]
-  /// The declarations that could not be placed, in declaration order (empty when all are fine).
-  public let errors: [DeclarationError]
+  /// The declarations that could not be placed or merged, in declaration order (empty when all
+  /// are fine).
+  public private(set) var errors: [DeclarationError]
   private let byName: [String: [Int32]]
 
   /// Checks the names of `declared`, places path-form declarations under their parents (each
@@ -106,8 +113,16 @@ public struct NameTree: NameResolvable, Sendable {
       pending = still
       if !pending.isEmpty { tree = NameTree(declared: declared, parent: parent, errors: []) }
     }
-    errors.sort { $0.declared < $1.declared }
     self = NameTree(declared: declared, parent: parent, errors: errors)
+    // A redeclaration under one parent may only repeat a state or turn it final (N6).
+    for (index, first) in aliasOf.enumerated() where first != index {
+      let kinds = (declared[first].kind, declared[index].kind)
+      guard (kinds.0 == .state || kinds.0 == .final) && (kinds.1 == .state || kinds.1 == .final) else {
+        self.errors.append(DeclarationError(declared: index, error: .duplicate(declared[index].name), context: "addState"))
+        continue
+      }
+    }
+    self.errors.sort { $0.declared < $1.declared }
   }
 
   /// Lays out the declared nodes whose parents are known (declared indices, -1 the root).

@@ -23,3 +23,13 @@ public enum NodeKind: Equatable, Sendable {
     }
   }
 }
+
+extension DeclaredNodeKind {
+  /// The kind of a node declared again in the same place with `kind` (N6): the same kind, or a
+  /// state turned final (either way round); `nil` if the two kinds conflict.
+  public func redeclared(as kind: DeclaredNodeKind) -> DeclaredNodeKind? {
+    if self == kind { return self }
+    if (self == .state && kind == .final) || (self == .final && kind == .state) { return .final }
+    return nil
+  }
+}

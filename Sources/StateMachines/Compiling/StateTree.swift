@@ -82,11 +82,6 @@ struct StateTree {
           isExcluded: node.isImplicit && explicitNames.contains(node.name))
       })
     if let error = tree.errors.first { throw DefinitionError(error.error, context: error.context) }
-    // A redeclaration under one parent may only repeat a state or turn it final (N6).
-    for index in declared.indices where tree.aliasOf[index] != index {
-      let kinds = [declared[tree.aliasOf[index]].kind, declared[index].kind]
-      guard kinds.allSatisfy({ $0 == .state || $0 == .final }) else { throw .duplicateState(declared[index].name) }
-    }
     nameTree = tree
     declaredOf = tree.declaredOf
     indexOfDeclared = tree.indexOfDeclared

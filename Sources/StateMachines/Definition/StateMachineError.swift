@@ -121,7 +121,7 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
     case .invalidName(let name, let context):
       return NameError.reservedCharacter(name).message(context: context)
     case .duplicateState(let path):
-      return "state '\(path)' is declared twice with different kinds"
+      return NameError.duplicate(path).located
     case .invalidStructure(let message):
       return message
     case .invalidDocument(let message, let line, let column):
@@ -144,6 +144,7 @@ extension DefinitionError {
     case .undeclared(let name): self = .undeclaredState(name, context: context)
     case .ambiguous(let name, let candidates): self = .ambiguousState(name, candidates: candidates, context: context)
     case .invalidPath(let path, let reason): self = .invalidPath(path, reason: reason, context: context)
+    case .duplicate(let name): self = .duplicateState(name)
     }
   }
 }
