@@ -55,8 +55,8 @@ struct StateTree {
   /// The children that are states, per node and of the root (precomputed: the step asks often).
   @usableFromInline let stateChildrenOf: [[Int32]]
   @usableFromInline let rootStateChildren: [Int32]
-  /// For each declared node (the builder's order), its index here; -1 if it was merged away
-  /// (see `aliases`).
+  /// For each declared node (the builder's order), its index here; a declaration merged into an
+  /// earlier one (N6) has that one's index.
   let indexOfDeclared: [Int32]
   /// Each node's declared node.
   let declaredOf: [Int]
