@@ -25,27 +25,37 @@ let package = Package(
         .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
         .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        "StateMachinesNames",
       ],
       path: "Macros/StateMachinesMacros"
     ),
     // The lock table and per-thread step records (C: atomics without the Synchronization module,
     // which needs macOS 15). Internal to StateMachines.
     .target(name: "StateMachinesSupport"),
+    // The name model (HIERARCHY.md N4–N6): name grammar, paths, N5 resolution, node kinds and their
+    // errors. Pure Swift, no Foundation: the runtime, the loaders and the macro plugin share it, so
+    // a definition the macro accepts is one the runtime accepts. Internal plumbing, not a product.
+    .target(name: "StateMachinesNames"),
     // Schemas/ holds the JSON Schema of the definition format: data for users and tests, not code.
-    .target(name: "StateMachines", dependencies: ["StateMachinesMacros", "StateMachinesSupport"], exclude: ["Schemas"]),
+    .target(name: "StateMachines", dependencies: ["StateMachinesMacros", "StateMachinesSupport", "StateMachinesNames"], exclude: ["Schemas"]),
     // The SCXML import (HIERARCHY.md §8): FoundationXML on Linux, so StateMachines keeps Foundation alone.
-    .target(name: "StateMachinesSCXML", dependencies: ["StateMachines"]),
+    .target(name: "StateMachinesSCXML", dependencies: ["StateMachines", "StateMachinesNames"]),
     .executableTarget(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
     .executableTarget(name: "MediaPlayer", dependencies: ["StateMachines"], path: "Examples/MediaPlayer"),
-    .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines"]),
+    // The table of names and paths that the runtime's and the macro's tests both run (issue 18 §1).
+    .target(name: "NameModelFixture", path: "Tests/NameModelFixture"),
+    .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "NameModelFixture"]),
     .testTarget(name: "StateMachinesSCXMLTests", dependencies: ["StateMachinesSCXML"]),
+    .testTarget(name: "StateMachinesNamesTests", dependencies: ["StateMachinesNames"]),
     .testTarget(
       name: "StateMachinesMacrosTests",
       dependencies: [
         "StateMachinesMacros",
+        "NameModelFixture",
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]
     ),

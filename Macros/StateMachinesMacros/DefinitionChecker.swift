@@ -1,3 +1,4 @@
+import StateMachinesNames
 import SwiftDiagnostics
 import SwiftSyntax
 
@@ -31,6 +32,7 @@ struct DefinitionChecker {
     self.closure = closure
     let tree = MacroStateTree(definition.nodes)
     checkLiterals()
+    checkDeclarations(tree)
     checkReferences(tree)
     checkTransitions(tree)
     checkTriggerIsolation()
@@ -56,18 +58,31 @@ struct DefinitionChecker {
     }
   }
 
-  /// Empty names and names the macro cannot read.
+  /// Names the macro cannot read, and empty event names. (Declared state names are checked by
+  /// the names model, in ``checkDeclarations(_:)``.)
   private mutating func checkLiterals() {
     let stateNames = definition.nodes.filter { !$0.isAnonymousRegion }.map(\.name)
     for (kind, occurrences) in [("state", stateNames), ("event", definition.eventDeclarations)] {
       for occurrence in occurrences {
         if occurrence.value == nil {
           diagnostics.append(Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.nonLiteralName(kind: kind)))
-        } else if occurrence.value == "" {
+        } else if occurrence.value == "" && kind == "event" {
           diagnostics.append(
             Diagnostic(node: occurrence.node, message: StateMachineDiagnostic.emptyName(kind: kind, context: occurrence.context)))
         }
       }
+    }
+  }
+
+  /// Declarations the runtime would refuse (an invalid name, a path whose parent does not
+  /// resolve), with the runtime's message: the names model places them for both.
+  private mutating func checkDeclarations(_ tree: MacroStateTree) {
+    guard !definition.hasDynamicStates else { return }
+    for error in tree.errors {
+      diagnostics.append(
+        Diagnostic(
+          node: definition.nodes[error.declared].name.node,
+          message: StateMachineDiagnostic.name(error.error, context: error.context)))
     }
   }
 
@@ -109,19 +124,17 @@ struct DefinitionChecker {
         switch tree.resolve(value, from: reference.scope) {
         case .state:
           continue
-        case .ambiguous(let candidates):
+        case .failed(.ambiguous(_, let candidates)):
+          let declarations = candidates.compactMap { path in tree.order.first { tree.paths[$0] == path } }
           diagnostics.append(
             Diagnostic(
               node: node,
-              message: StateMachineDiagnostic.ambiguousState(value, candidates: candidates.map { tree.paths[$0]! }, context: context),
-              notes: candidates.map {
+              message: StateMachineDiagnostic.ambiguousState(value, candidates: candidates, context: context),
+              notes: declarations.map {
                 Note(node: Syntax(definition.nodes[$0].name.node), message: StateMachineNote.candidate(tree.paths[$0]!))
               },
-              fixIts: candidates.map { replace(node, with: tree.paths[$0]!) }))
-        case .invalidPath(let reason):
-          diagnostics.append(
-            Diagnostic(node: node, message: StateMachineDiagnostic.invalidPath(value, reason: reason, context: context)))
-        case .undeclared:
+              fixIts: candidates.map { replace(node, with: $0) }))
+        case .failed(.undeclared):
           let fixIt =
             NameRules.closest(to: value, among: declaredStates).map { replace(node, with: $0) }
             ?? declareState(value)
@@ -129,6 +142,8 @@ struct DefinitionChecker {
             Diagnostic(
               node: node, message: StateMachineDiagnostic.undeclaredState(value, context: context),
               fixIts: [fixIt]))
+        case .failed(let error):
+          diagnostics.append(Diagnostic(node: node, message: StateMachineDiagnostic.name(error, context: context)))
         }
       }
     }

@@ -1,3 +1,4 @@
+import StateMachinesNames
 import SwiftSyntax
 
 /// A state or event name as written in the definition: its value if it is a plain string literal.
@@ -12,7 +13,7 @@ struct NameOccurrence {
 
 /// A state or pseudostate as declared, in declaration order (HIERARCHY.md N1).
 struct DeclaredStateNode {
-  enum Kind: Equatable { case state, parallel, final, history, junction, join }
+  typealias Kind = DeclaredNodeKind
 
   /// The name or path as written; an anonymous region has the value "".
   var name: NameOccurrence
@@ -24,7 +25,7 @@ struct DeclaredStateNode {
   /// Declared by the root's `initialState`: only if no state of that name is declared.
   var isImplicit = false
 
-  var isPseudostate: Bool { kind == .history || kind == .junction || kind == .join }
+  var isPseudostate: Bool { kind.isPseudostate }
 }
 
 /// A reference to a state, with the scope it is written in (N5).

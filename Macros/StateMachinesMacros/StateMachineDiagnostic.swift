@@ -1,3 +1,4 @@
+import StateMachinesNames
 import SwiftDiagnostics
 
 /// The errors and warnings `@StateMachine` reports.
@@ -17,6 +18,8 @@ enum StateMachineDiagnostic: DiagnosticMessage {
   case reservedName(kind: String, name: String, member: String)
   case ambiguousState(String, candidates: [String], context: String)
   case invalidPath(String, reason: String, context: String)
+  case invalidName(String, context: String)
+  case duplicateState(String)
   case pseudostateSource(String, context: String)
   case targetsInOneRegion(String, String, context: String)
   case localBehavesAsExternal(from: String, to: String)
@@ -30,11 +33,11 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .multipleDefinitions(let className):
       return "'@StateMachine' class '\(className)' has more than one 'StateMachineDefinition'"
     case .undeclaredState(let name, let context):
-      return "\(context) names undeclared state '\(name)'"
+      return NameError.undeclared(name).message(context: context)
     case .undeclaredEvent(let name, let context):
       return "\(context) names undeclared event '\(name)'"
-    case .emptyName(let kind, let context):
-      return "\(kind) name in \(context) is empty"
+    case .emptyName(_, let context):
+      return NameError.empty.message(context: context)
     case .invalidIdentifier(let kind, let name):
       return "\(kind) name '\(name)' cannot form a Swift identifier; use letters, digits, '_', '-' or spaces, starting with a letter"
     case .keyword(let kind, let name, let identifier):
@@ -48,9 +51,13 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .triggerNeedsIsolation(let className):
       return "timeouts and notifications deliver events from another thread; '\(className)' must be isolated to a global actor (such as '@MainActor') or declare 'Sendable'"
     case .ambiguousState(let name, let candidates, let context):
-      return "\(context) names ambiguous state '\(name)': " + candidates.map { "'\($0)'" }.joined(separator: " or ")
+      return NameError.ambiguous(name, candidates: candidates).message(context: context)
     case .invalidPath(let path, let reason, let context):
-      return "\(context) names invalid path '\(path)': \(reason)"
+      return NameError.invalidPath(path, reason: reason).message(context: context)
+    case .invalidName(let name, let context):
+      return NameError.reservedCharacter(name).message(context: context)
+    case .duplicateState(let name):
+      return NameError.duplicate(name).located
     case .pseudostateSource(let name, let context):
       return "\(context) leaves pseudostate '\(name)'; only states are sources"
     case .targetsInOneRegion(let first, let second, let context):
@@ -60,6 +67,18 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .nonLiteralName(let kind):
       let use = kind == "event" ? "'fire(_:)'" : "'isInState(_:)'"
       return "\(kind) name is not a string literal, so no member is generated for it; use \(use)"
+    }
+  }
+
+  /// The diagnostic of a name error of the names model, in its one wording.
+  static func name(_ error: NameError, context: String) -> StateMachineDiagnostic {
+    switch error {
+    case .empty: return .emptyName(kind: "state", context: context)
+    case .reservedCharacter(let name), .notPortable(let name): return .invalidName(name, context: context)
+    case .undeclared(let name): return .undeclaredState(name, context: context)
+    case .ambiguous(let name, let candidates): return .ambiguousState(name, candidates: candidates, context: context)
+    case .invalidPath(let path, let reason): return .invalidPath(path, reason: reason, context: context)
+    case .duplicate(let name): return .duplicateState(name)
     }
   }
 
@@ -81,6 +100,8 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .reservedName: id = "reservedName"
     case .ambiguousState: id = "ambiguousState"
     case .invalidPath: id = "invalidPath"
+    case .invalidName: id = "invalidName"
+    case .duplicateState: id = "duplicateState"
     case .pseudostateSource: id = "pseudostateSource"
     case .targetsInOneRegion: id = "targetsInOneRegion"
     case .localBehavesAsExternal: id = "localBehavesAsExternal"

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachines
+internal import StateMachinesNames
 
 /// Turns an SCXML document into builder calls (HIERARCHY.md §8): the null-datamodel subset.
 /// Everything is checked here, before anything is built, so that an error carries the line and
@@ -56,9 +57,10 @@ struct SCXMLImporter<Model: StateMachineObject> {
         generatedIDs += 1
         id = "_\(child.name)\(generatedIDs)"
       }
-      if id.contains(where: { $0 == "/" || $0 == "@" || $0 == "," }) {
-        throw .invalidDocument(
-          "id '\(id)' contains '/', '@' or ',', which separate path components", line: child.line, column: child.column)
+      do throws(NameError) {
+        try NameGrammar.checkStateName(id)
+      } catch {
+        throw .invalidDocument(error.located, line: child.line, column: child.column)
       }
       if byID[id] != nil {
         throw .invalidDocument("id '\(id)' is declared twice", line: child.line, column: child.column)

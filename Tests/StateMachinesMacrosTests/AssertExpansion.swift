@@ -1,3 +1,5 @@
+import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
@@ -49,4 +51,20 @@ func assertExpansion(
     filePath: filePath,
     line: line,
     column: column)
+}
+
+/// The diagnostics of expanding `@StateMachine` in `source`, for tests that run many sources
+/// whose expansions they do not spell out (the names table). The expansion machinery is the one
+/// `assertExpansion` uses; a syntax error in the expanded source is recorded as an `Issue`.
+func expansionDiagnostics(_ source: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [Diagnostic] {
+  let file = Parser.parse(source: source)
+  let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "test.swift")])
+  let expanded = file.expand(
+    macroSpecs: stateMachineMacroSpecs,
+    contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) },
+    indentationWidth: .spaces(2))
+  if expanded.hasError {
+    Issue.record("the expansion of\n\(source)\nhas a syntax error:\n\(expanded)", sourceLocation: sourceLocation)
+  }
+  return context.diagnostics
 }

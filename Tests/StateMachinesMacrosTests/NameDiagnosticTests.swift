@@ -31,7 +31,7 @@ import Testing
         \(ExpectedMembers.conformance("Light"))
         """,
       diagnostics: [
-        DiagnosticSpec(message: "state name in 'addState' is empty", line: 5, column: 17, severity: .error)
+        DiagnosticSpec(message: "empty name in addState", line: 5, column: 17, severity: .error)
       ])
   }
 
@@ -65,7 +65,7 @@ import Testing
         \(ExpectedMembers.conformance("Light"))
         """,
       diagnostics: [
-        DiagnosticSpec(message: "state name in transition 'reset' is empty", line: 5, column: 38, severity: .error)
+        DiagnosticSpec(message: "empty name in transition 'reset'", line: 5, column: 38, severity: .error)
       ])
   }
 
@@ -101,7 +101,7 @@ import Testing
         \(ExpectedMembers.conformance("Light"))
         """,
       diagnostics: [
-        DiagnosticSpec(message: "event name in 'when' is empty", line: 6, column: 13, severity: .error)
+        DiagnosticSpec(message: "empty name in 'when'", line: 6, column: 13, severity: .error)
       ])
   }
 

@@ -1,3 +1,4 @@
+internal import StateMachinesNames
 import Foundation
 
 /// Everything a definition's builders declare. The root builder and every scoped builder of one
@@ -97,12 +98,7 @@ final class BuilderStore<Model> {
   /// change of kind is an error found when compiling (N6).
   @discardableResult
   func declare(_ path: String, kind: DeclaredKind, in scope: Int) -> Int {
-    var parentPath: String?
-    var name = path
-    if let slash = path.lastIndex(of: "/") {
-      parentPath = String(path[..<slash])
-      name = String(path[path.index(after: slash)...])
-    }
+    let (parentPath, name) = StatePath.splitDeclaration(path)
     let key = DeclarationKey(scope: scope, parentPath: parentPath, name: name)
     if let existing = declaredIndex[key] {
       let kinds = (nodes[existing].kind, kind)

@@ -1,3 +1,5 @@
+internal import StateMachinesNames
+
 /// A reference to a state as written in the definition: a name or path (N4), resolved from the
 /// scope it was written in (N5); or the scope itself (a scoped `onEntry {}`).
 enum StateReference: Hashable {
@@ -31,10 +33,17 @@ enum DeclaredKind: Equatable {
   case junction
   case join
 
-  var isPseudostate: Bool {
+  var isPseudostate: Bool { names.isPseudostate }
+
+  /// The names model's kind (the history's depth is the runtime's concern).
+  var names: DeclaredNodeKind {
     switch self {
-    case .history, .junction, .join: return true
-    case .state, .parallel, .final: return false
+    case .state: return .state
+    case .parallel: return .parallel
+    case .final: return .final
+    case .history: return .history
+    case .junction: return .junction
+    case .join: return .join
     }
   }
 }

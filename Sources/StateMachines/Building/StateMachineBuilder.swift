@@ -1,4 +1,5 @@
 import Foundation
+internal import StateMachinesNames
 
 /// The DSL that describes a state machine, handed to ``StateMachineDefinition/init(_:)``.
 ///
@@ -60,7 +61,7 @@ public final class StateMachineBuilder<Model> {
     set {
       if scope == -1 {
         store.rootInitial = newValue
-        for name in newValue where !name.contains("/") && !name.contains("@") { store.declareImplicit(name) }
+        for name in newValue where !StatePath.isPath(name) { store.declareImplicit(name) }
       } else {
         store.nodes[scope].initial = newValue
       }

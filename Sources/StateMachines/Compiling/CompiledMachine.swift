@@ -1,3 +1,4 @@
+internal import StateMachinesNames
 import Foundation
 
 /// A validated definition as tables indexed by small integers: what the runtime reads on every
@@ -158,12 +159,17 @@ struct CompiledMachine<Model> {
     identity = ObjectIdentifier(identityToken)
     maxSteps = builder.maxStepsPerRunToCompletion
     scheduler = timeoutScheduler(for: builder.clock)
-    if states.contains("") { throw .emptyName(context: "addState") }
-    if let name = states.first(where: { $0.contains("@") || $0.contains(",") }) {
-      throw .invalidName(name, context: "addState")
+    do throws(NameError) {
+      for name in states { try NameGrammar.checkStateName(name) }
+    } catch {
+      throw DefinitionError(error, context: "addState")
     }
     let events = builder.eventNames
-    if events.contains("") { throw .emptyName(context: "a transition's event") }
+    do throws(NameError) {
+      for name in events { try NameGrammar.checkEventName(name) }
+    } catch {
+      throw DefinitionError(error, context: "a transition's event")
+    }
     self.states = states
     self.events = events
     let stateIndexByName = Self.indexes(states)

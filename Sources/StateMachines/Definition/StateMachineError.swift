@@ -1,3 +1,5 @@
+internal import StateMachinesNames
+
 /// Why an event was rejected, or why a step failed.
 public enum StateMachineError: Error, CustomStringConvertible {
   /// The machine has no event with this name.
@@ -103,9 +105,9 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
     case .noStates:
       return "the definition declares no states"
     case .emptyName(let context):
-      return "empty name in \(context)"
+      return NameError.empty.message(context: context)
     case .undeclaredState(let name, let context):
-      return "\(context) names undeclared state '\(name)'"
+      return NameError.undeclared(name).message(context: context)
     case .undeclaredEvent(let name, let context):
       return "\(context) names undeclared event '\(name)'"
     case .internalTransitionChangesState(let event):
@@ -113,14 +115,13 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
     case .invalidValue(let value, let context):
       return "\(context) has invalid value \(value)"
     case .ambiguousState(let name, let candidates, let context):
-      return "\(context) names ambiguous state '\(name)': "
-        + candidates.map { "'\($0)'" }.joined(separator: " or ")
+      return NameError.ambiguous(name, candidates: candidates).message(context: context)
     case .invalidPath(let path, let reason, let context):
-      return "\(context) names invalid path '\(path)': \(reason)"
+      return NameError.invalidPath(path, reason: reason).message(context: context)
     case .invalidName(let name, let context):
-      return "\(context): name '\(name)' contains '/', '@' or ',', which separate path components"
+      return NameError.reservedCharacter(name).message(context: context)
     case .duplicateState(let path):
-      return "state '\(path)' is declared twice with different kinds"
+      return NameError.duplicate(path).located
     case .invalidStructure(let message):
       return message
     case .invalidDocument(let message, let line, let column):
@@ -129,6 +130,21 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
       return "\(line):\(column): \(message) (at '\(pointer)')"
     case .unboundName(let name, let pointer, let line, let column):
       return "\(line):\(column): \(name) is not bound (at '\(pointer)')"
+    }
+  }
+}
+
+extension DefinitionError {
+  /// A name error of the names model, in the context that names the culprit. Its message is the
+  /// model's one wording (``NameError/message(context:)``).
+  init(_ error: NameError, context: String) {
+    switch error {
+    case .empty: self = .emptyName(context: context)
+    case .reservedCharacter(let name), .notPortable(let name): self = .invalidName(name, context: context)
+    case .undeclared(let name): self = .undeclaredState(name, context: context)
+    case .ambiguous(let name, let candidates): self = .ambiguousState(name, candidates: candidates, context: context)
+    case .invalidPath(let path, let reason): self = .invalidPath(path, reason: reason, context: context)
+    case .duplicate(let name): self = .duplicateState(name)
     }
   }
 }

@@ -1,3 +1,5 @@
+internal import StateMachinesNames
+
 /// Loads a definition in the library's JSON format, `statemachines/1` (HIERARCHY.md §7: XState's
 /// authoring shape without functions), into a builder's store. Key order is document order (N2);
 /// targets and initial states resolve by N4/N5 from the state whose object names them; guards and
@@ -31,13 +33,6 @@ struct JSONDefinitionLoader<Model> {
     self.document = document
     self.bindings = bindings
     self.store = store
-  }
-
-  /// Whether `name` is a valid state name: a letter, then letters, digits, `_`, `-` or spaces
-  /// (the schema's pattern).
-  static func isValidStateName(_ name: String) -> Bool {
-    guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
-    return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "_- ".unicodeScalars.contains($0) }
   }
 
   // MARK: The document
@@ -100,10 +95,8 @@ struct JSONDefinitionLoader<Model> {
     // Made only for an error message (or a rare reference).
     func pointer() -> String { parentPointer + JSONPointer.string([member.key]) }
     let name = try document.name(member.key, at: member.value, pointer(), what: "state")
-    guard Self.isValidStateName(name) else {
-      throw document.error(
-        "invalid state name '\(name)': it must start with a letter and hold only letters, digits, '_', '-' and spaces",
-        at: member.value, pointer())
+    guard NameGrammar.isPortable(name) else {
+      throw document.error(NameError.notPortable(name).located, at: member.value, pointer())
     }
     stateCount += 1
     guard stateCount <= document.limits.maxStates else {
@@ -452,8 +445,4 @@ extension JSONValue {
     if case .string = kind { return true }
     return false
   }
-}
-
-extension Unicode.Scalar {
-  var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }

@@ -1,3 +1,5 @@
+internal import StateMachinesNames
+
 extension StateMachineDefinition {
   /// The definition as a `statemachines/1` JSON document (HIERARCHY.md §7): states in document
   /// order, each transition under its source in declaration order, guards and actions by the
@@ -74,7 +76,7 @@ struct JSONExporter<Model> {
     let name = tree.names[Int(target)]
     if (try? tree.resolve(name, from: scope, context: "")) == target { return name }
     let path = tree.paths[Int(target)]
-    if path.contains("/") || path.contains("@") { return path }
+    if StatePath.isPath(path) { return path }
     throw Self.cannot("a reference to top-level state '\(name)', shadowed by a nearer state of that name")
   }
 

@@ -1,3 +1,5 @@
+internal import StateMachinesNames
+
 /// Loads a TBStateMachine JSON definition (HIERARCHY.md §7, §10): `states` as an array of
 /// `{name, type: state|sub|parallel, states | regions}`, and `transitions` as an array of simple
 /// transitions (`kind`, `name` = event, `source`, `target` as paths such as `b@0/b11`) and
@@ -87,8 +89,10 @@ struct TBDefinitionLoader<Model> {
 
   private func stateName(_ value: JSONValue, _ pointer: String) throws(DefinitionError) -> String {
     let name = try document.name(try document.string(value, pointer), at: value, pointer, what: "state")
-    if name.contains(where: { "/@,".contains($0) }) {
-      throw document.error("state name '\(name)' contains '/', '@' or ',', which separate path components", at: value, pointer)
+    do throws(NameError) {
+      try NameGrammar.checkStateName(name)
+    } catch {
+      throw document.error(error.located, at: value, pointer)
     }
     return name
   }
