@@ -78,7 +78,7 @@ struct HierarchyRulesTests {
       "join in one region":
         "the sources of join 'sync': 'p/left/l1' and 'p/left/l2' are not in distinct regions of one parallel state",
       "pseudostate source": "transition 'x' leaves pseudostate 'c/h'; only states are sources",
-      "name with @": "addState: name 'b@1' contains '/', '@' or ',', which separate path components",
+      "name with @": "addState: state name 'b@1' contains '/', '@' or ',', which separate path components",
       "duplicate kinds": "state 'd' is declared twice with different kinds",
       "whenDone on an atomic state": "whenDone names 'a', which is not a compound or parallel state",
       "initial outside": "the initial state 'a' of 'c' is not inside it",
