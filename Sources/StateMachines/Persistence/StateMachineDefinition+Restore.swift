@@ -78,9 +78,9 @@ extension StateMachineDefinition {
   }
 
   /// Puts `model` into `state` without running callbacks: an explicit reset, which also ends a
-  /// termination unless `state` is final. For a statechart `state` names a configuration (see
-  /// ``configuration(parsing:_:)``) and history is kept. The triggers of the old state are
-  /// disarmed, those of the new one armed. Observation hooks may fire events: they run to
+  /// termination unless `state` is final. For a statechart `state` names a configuration, as its
+  /// `state` string does (the active leaves, comma-separated), and history is kept. The triggers
+  /// of the old state are disarmed, those of the new one armed. Observation hooks may fire events: they run to
   /// completion after the state is written.
   ///
   /// - Throws: ``StateMachineError/unknownState(_:)`` or

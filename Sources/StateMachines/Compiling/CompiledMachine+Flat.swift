@@ -1,0 +1,253 @@
+// The flat compiler: a definition without nesting or pseudostates, compiled to the tables of
+// `CompiledMachine` (its statechart twin is `CompiledMachine+Statechart.swift`).
+
+import Foundation
+internal import StateMachinesNames
+
+extension CompiledMachine {
+  /// Compiles a flat definition: no nesting, no pseudostates.
+  init(flat builder: StateMachineBuilder<Model>) throws(DefinitionError) {
+    let states = builder.states
+    guard !states.isEmpty else { throw .noStates }
+    guard builder.maxStepsPerRunToCompletion >= 1 else {
+      throw .invalidValue("\(builder.maxStepsPerRunToCompletion)", context: "maxStepsPerRunToCompletion")
+    }
+    identityToken = DefinitionIdentity()
+    identity = ObjectIdentifier(identityToken)
+    maxSteps = builder.maxStepsPerRunToCompletion
+    scheduler = timeoutScheduler(for: builder.clock)
+    do throws(NameError) {
+      for name in states { try NameGrammar.checkStateName(name) }
+    } catch {
+      throw DefinitionError(error, context: "addState")
+    }
+    let events = builder.eventNames
+    do throws(NameError) {
+      for name in events { try NameGrammar.checkEventName(name) }
+    } catch {
+      throw DefinitionError(error, context: "a transition's event")
+    }
+    self.states = states
+    self.events = events
+    let stateIndexByName = Self.indexes(states)
+    let eventIndexByName = Self.indexes(events)
+    stateTable = NameTable(states)
+    eventTable = NameTable(events)
+    initialStateIndex = stateIndexByName[builder.initialState ?? states[0]] ?? 0
+
+    try Self.checkNames(of: builder, states: stateIndexByName, events: eventIndexByName)
+    beforeCallbacks = Self.group(builder.beforeCallbacks, by: eventIndexByName, count: events.count)
+    afterCallbacks = Self.group(builder.afterCallbacks, by: eventIndexByName, count: events.count)
+    exitActions = Self.group(builder.exitActions.map { .init(name: $0.state.text, body: $0.body) }, by: stateIndexByName, count: states.count)
+    var entryActions = [[EntryAction]](repeating: [], count: states.count)
+    for action in builder.entryActions {
+      entryActions[Int(stateIndexByName[action.state.text]!)].append(action.body)
+    }
+    self.entryActions = entryActions
+    var isFinal = [Bool](repeating: false, count: states.count)
+    for state in builder.finalStates { isFinal[Int(stateIndexByName[state]!)] = true }
+    self.isFinal = isFinal
+    observers = builder.observers
+    takesTransition = Self.anyTakesTransition(builder)
+    log = builder.log
+    clock = builder.clock
+    notificationCenter = builder.notificationCenter
+    chart = nil
+    matchesEventsByPrefix = builder.matchesEventsByPrefix
+    postsStateNotifications = builder.postsStateNotifications
+    var triggers = [[Trigger]](repeating: [], count: states.count)
+    let transitions = builder.transitions
+    for spec in transitions where spec.timeout != nil || spec.notification != nil {
+      for from in spec.fromNames ?? [] {
+        triggers[Int(stateIndexByName[from]!)].append(
+          Trigger(event: eventIndexByName[spec.event]!, timeout: spec.timeout, notification: spec.notification))
+      }
+    }
+    self.triggers = triggers
+    declaredTransitions = transitions.map { spec in
+      DeclaredTransition(
+        event: eventIndexByName[spec.event]!, from: spec.fromNames.map { $0.map { stateIndexByName[$0]! } },
+        to: spec.toName.map { stateIndexByName[$0]! }, isGuarded: spec.guardBody != nil,
+        isInternal: spec.isInternal, terminates: spec.terminates, timeout: spec.timeout,
+        notification: spec.notification)
+    }
+
+    // Each event's callbacks, boxed for light transitions if none of them takes a Transition.
+    let plainBoxes = zip(beforeCallbacks, afterCallbacks).map { Self.plainBoxes(before: $0, after: $1) }
+
+    // The slots that have transitions, found from the transitions (linear in their number plus
+    // the states times the wildcard events), then filled in; the dense fast table is only
+    // initialised, a memset.
+    var specificByState = [[(event: Int32, transition: Int32)]](repeating: [], count: states.count)
+    var wildcardByEvent: [Int32: [Int32]] = [:]
+    for (index, spec) in transitions.enumerated() {
+      let event = eventIndexByName[spec.event]!
+      guard let from = spec.fromNames else {
+        wildcardByEvent[event, default: []].append(Int32(index))
+        continue
+      }
+      for state in from {
+        let row = Int(stateIndexByName[state]!)
+        if specificByState[row].last.map({ $0 != (event, Int32(index)) }) ?? true {
+          specificByState[row].append((event, Int32(index)))
+        }
+      }
+    }
+    let wildcardEvents = wildcardByEvent.keys.sorted()
+    let allSlotsFull = !observers.isEmpty || builder.log != nil || builder.postsStateNotifications
+    columnHeight = states.count
+    var fastSlots = [TransitionSlot](
+      repeating: builder.log != nil ? .full : .none, count: states.count * (events.count + 1))
+    var lightTransitionObjects: [LightTransition<Model>] = []
+    var candidates: [Candidate] = []
+    var rowStarts: [Int32] = [0]
+    var rowEvents: [Int32] = []
+    var candidateStarts: [Int32] = [0]
+    var sourceCount = [Int32](repeating: 0, count: events.count)
+    var lastSource = [Int32](repeating: -1, count: events.count)
+    rowStarts.reserveCapacity(states.count + 1)
+    for from in 0..<Int32(states.count) {
+      // This state's events: its own, in event order (declaration order within one event), and
+      // the wildcard events.
+      let specific = specificByState[Int(from)].sorted { ($0.event, $0.transition) < ($1.event, $1.transition) }
+      var position = 0
+      var wildcardPosition = 0
+      while position < specific.count || wildcardPosition < wildcardEvents.count {
+        let nextSpecific = position < specific.count ? specific[position].event : Int32.max
+        let nextWildcard = wildcardPosition < wildcardEvents.count ? wildcardEvents[wildcardPosition] : Int32.max
+        let event = min(nextSpecific, nextWildcard)
+        var slotTransitions: [Int32] = []
+        while position < specific.count, specific[position].event == event {
+          slotTransitions.append(specific[position].transition)
+          position += 1
+        }
+        if nextWildcard == event {
+          slotTransitions += wildcardByEvent[event]!
+          wildcardPosition += 1
+        }
+        var slot: [Candidate] = []
+        for index in slotTransitions {
+          let spec = transitions[Int(index)]
+          slot.append(
+            Candidate(
+              target: spec.toName.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
+              terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action))
+          // A candidate without a guard always wins: later ones can never be taken.
+          if spec.guardBody == nil { break }
+        }
+        let needsFullStep =
+          allSlotsFull || !triggers[Int(from)].isEmpty
+          || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
+        let slotIndex = TransitionSlot.position(event: Int(event), state: Int(from), columnHeight: states.count)
+        switch Self.tier(
+          of: slot, from: from, entry: entryActions, exit: exitActions, isFinal: isFinal,
+          needsFullStep: needsFullStep, callbacks: plainBoxes[Int(event)])
+        {
+        case .none: fastSlots[slotIndex] = .none
+        case .fast(let target): fastSlots[slotIndex] = .fast(target)
+        case .full: fastSlots[slotIndex] = .full
+        case .light(let transition):
+          fastSlots[slotIndex] = .light(lightTransitionObjects.count, guarded: transition.guardBox != nil)
+          lightTransitionObjects.append(transition)
+        }
+        candidates += slot
+        rowEvents.append(event)
+        candidateStarts.append(Int32(candidates.count))
+        sourceCount[Int(event)] += 1
+        lastSource[Int(event)] = from
+      }
+      rowStarts.append(Int32(rowEvents.count))
+    }
+    self.fastSlots = fastSlots
+    self.lightTransitionObjects = lightTransitionObjects
+    lightTransitions = lightTransitionObjects.map { Unmanaged.passUnretained($0) }
+    // An event with transitions from one state only compares the state instead of loading the
+    // table (not with a log, where every slot takes the full step).
+    let onlySources = (0..<events.count).map { sourceCount[$0] == 1 && builder.log == nil ? lastSource[$0] : -1 }
+    eventIDs = Self.eventIDs(fastSlots, onlySources: onlySources, columnHeight: states.count, identity: identity)
+    candidateRows = CandidateRows(rowStarts: rowStarts, events: rowEvents, candidateStarts: candidateStarts)
+    self.candidates = candidates
+  }
+
+  /// How a slot is taken.
+  private enum Tier {
+    /// No transition.
+    case none
+    /// A transition to this state that runs no code at all.
+    case fast(Int32)
+    /// A transition that runs only a plain guard and plain before/after callbacks.
+    case light(LightTransition<Model>)
+    /// Anything else: the full step.
+    case full
+  }
+
+  /// The tier of a slot. `callbacks` are the event's callbacks, boxed, if none takes a
+  /// ``Transition``.
+  private static func tier(
+    of slot: [Candidate], from: Int32, entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool],
+    needsFullStep: Bool, callbacks: (before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>])?
+  ) -> Tier {
+    guard let only = slot.first else { return .none }
+    let target = only.target
+    let runsStateActions =
+      !only.isInternal && (!exit[Int(from)].isEmpty || (target >= 0 && !entry[Int(target)].isEmpty))
+    // Boxed straight from the enum payload: keeping the closure in an Optional first would wrap
+    // it in reabstraction thunks, paid on every call.
+    var guardBox: PlainGuardBox<Model>?
+    if case .plain(let body)? = only.guardBody { guardBox = PlainGuardBox(body) }
+    let runsOnlyCallbacks =
+      slot.count == 1 && (only.guardBody == nil || guardBox != nil) && only.action == nil
+      && !only.terminates && target >= 0 && !isFinal[Int(target)] && !runsStateActions && !needsFullStep
+    guard runsOnlyCallbacks, let callbacks else { return .full }
+    if callbacks.before.isEmpty && callbacks.after.isEmpty && guardBox == nil { return .fast(target) }
+    return .light(
+      LightTransition(target: target, guardBox: guardBox, before: callbacks.before, after: callbacks.after))
+  }
+
+  /// An event's callbacks, boxed, or `nil` if any of them takes a ``Transition``.
+  private static func plainBoxes(
+    before: [Callback], after: [Callback]
+  ) -> (before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>])? {
+    // Boxed straight from the enum payload: going through an Optional would wrap each closure in
+    // two reabstraction thunks, paid on every call.
+    func boxes(_ callbacks: [Callback]) -> [PlainCallbackBox<Model>]? {
+      var boxes: [PlainCallbackBox<Model>] = []
+      for callback in callbacks {
+        guard case .plain(let body) = callback else { return nil }
+        boxes.append(PlainCallbackBox(body))
+      }
+      return boxes
+    }
+    guard let before = boxes(before), let after = boxes(after) else { return nil }
+    return (before, after)
+  }
+
+  private static func checkNames(
+    of builder: StateMachineBuilder<Model>, states: [String: Int32], events: [String: Int32]
+  ) throws(DefinitionError) {
+    func state(_ name: String, _ context: @autoclosure () -> String) throws(DefinitionError) {
+      if name.isEmpty { throw .emptyName(context: context()) }
+      if states[name] == nil { throw .undeclaredState(name, context: context()) }
+    }
+    func event(_ name: String, _ context: @autoclosure () -> String) throws(DefinitionError) {
+      if name.isEmpty { throw .emptyName(context: context()) }
+      if events[name] == nil { throw .undeclaredEvent(name, context: context()) }
+    }
+    if let initial = builder.initialState { try state(initial, "initialState") }
+    for transition in builder.transitions {
+      let context = "transition '\(transition.event)'"
+      for from in transition.fromNames ?? [] { try state(from, context) }
+      if let to = transition.toName { try state(to, context) }
+      if let timeout = transition.timeout, timeout < .zero {
+        throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
+      }
+      if transition.isInternal, let to = transition.toName, transition.fromNames != [to] {
+        throw .internalTransitionChangesState(event: transition.event)
+      }
+    }
+    for callback in builder.beforeCallbacks { try event(callback.name, "before('\(callback.name)')") }
+    for callback in builder.afterCallbacks { try event(callback.name, "after('\(callback.name)')") }
+    for action in builder.entryActions { try state(action.state.text, "onEntry('\(action.state.text)')") }
+    for action in builder.exitActions { try state(action.state.text, "onExit('\(action.state.text)')") }
+  }
+}
