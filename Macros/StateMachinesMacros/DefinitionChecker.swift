@@ -167,7 +167,7 @@ struct DefinitionChecker {
   /// between unrelated states (S10c, S17a, S20).
   private mutating func checkTransitions(_ tree: MacroStateTree) {
     guard !definition.hasDynamicStates else { return }
-    func resolved(_ reference: StateReference) -> Int? {
+    func resolved(_ reference: ScopedNameReference) -> Int? {
       guard let value = reference.occurrence.value, case .state(let index) = tree.resolve(value, from: reference.scope) else {
         return nil
       }

@@ -29,15 +29,15 @@ struct DeclaredStateNode {
 }
 
 /// A reference to a state, with the scope it is written in (N5).
-struct StateReference {
+struct ScopedNameReference {
   let occurrence: NameOccurrence
   let scope: Int
 }
 
 /// A transition as far as the checks need it.
 struct DeclaredTransitionShape {
-  let sources: [StateReference]
-  let targets: [StateReference]
+  let sources: [ScopedNameReference]
+  let targets: [ScopedNameReference]
   let isLocal: Bool
   let context: String
 }
@@ -53,7 +53,7 @@ struct ParsedDefinition {
   var eventDeclarations: [NameOccurrence] = []
   /// States named by transitions, `onEntry`, `onExit`, scoped `initialState`, history defaults,
   /// junction paths and joins.
-  var stateReferences: [StateReference] = []
+  var stateReferences: [ScopedNameReference] = []
   /// Events named by `before` and `after`.
   var eventReferences: [NameOccurrence] = []
   var transitions: [DeclaredTransitionShape] = []
@@ -119,7 +119,7 @@ final class DefinitionReader: SyntaxVisitor {
           node.isImplicit = true
           collector.definition.nodes.append(node)
         }
-        collector.definition.stateReferences.append(StateReference(occurrence: name, scope: scope))
+        collector.definition.stateReferences.append(ScopedNameReference(occurrence: name, scope: scope))
       }
     }
     return .visitChildren
@@ -194,13 +194,13 @@ final class DefinitionReader: SyntaxVisitor {
       for label in ["after", "onNotification"] {
         if let trigger = argument(label) { collector.definition.triggers.append(trigger) }
       }
-      var sources: [StateReference] = []
-      var targets: [StateReference] = []
+      var sources: [ScopedNameReference] = []
+      var targets: [ScopedNameReference] = []
       for (label, isSource) in [("transitionFrom", true), (nil, true), ("to", false), ("transitionFromAnyStateTo", false), ("transitionTo", false)] {
         if method == "when" && label == nil { continue }
         guard let expression = argument(label) else { continue }
         for name in occurrences(expression, context: context) {
-          let reference = StateReference(occurrence: name, scope: scope)
+          let reference = ScopedNameReference(occurrence: name, scope: scope)
           collector.definition.stateReferences.append(reference)
           if isSource { sources.append(reference) } else { targets.append(reference) }
         }
@@ -255,7 +255,7 @@ final class DefinitionReader: SyntaxVisitor {
   }
 
   private func reference(_ name: NameOccurrence, scope: Int) {
-    collector.definition.stateReferences.append(StateReference(occurrence: name, scope: scope))
+    collector.definition.stateReferences.append(ScopedNameReference(occurrence: name, scope: scope))
   }
 
   /// The member name if `expression` is `<builder>.<member>`.

@@ -99,7 +99,7 @@ extension CompiledMachine {
     var fastSlots = [TransitionSlot](
       repeating: builder.log != nil ? .full : .none, count: states.count * (events.count + 1))
     var lightTransitionObjects: [LightTransition<Model>] = []
-    var candidates: [Candidate] = []
+    var candidates: [FlatCandidate] = []
     var rowStarts: [Int32] = [0]
     var rowEvents: [Int32] = []
     var candidateStarts: [Int32] = [0]
@@ -125,11 +125,11 @@ extension CompiledMachine {
           slotTransitions += wildcardByEvent[event]!
           wildcardPosition += 1
         }
-        var slot: [Candidate] = []
+        var slot: [FlatCandidate] = []
         for index in slotTransitions {
           let spec = transitions[Int(index)]
           slot.append(
-            Candidate(
+            FlatCandidate(
               target: spec.toName.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
               terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action))
           // A candidate without a guard always wins: later ones can never be taken.
@@ -184,7 +184,7 @@ extension CompiledMachine {
   /// The tier of a slot. `callbacks` are the event's callbacks, boxed, if none takes a
   /// ``Transition``.
   private static func tier(
-    of slot: [Candidate], from: Int32, entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool],
+    of slot: [FlatCandidate], from: Int32, entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool],
     needsFullStep: Bool, callbacks: (before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>])?
   ) -> Tier {
     guard let only = slot.first else { return .none }

@@ -10,7 +10,7 @@ struct CompiledMachine<Model> {
 
   /// One candidate transition of a (state, event) slot.
   @usableFromInline
-  struct Candidate {
+  struct FlatCandidate {
     /// The target state, or -1 to stay in the current state (a terminating transition).
     @usableFromInline let target: Int32
     @usableFromInline let isInternal: Bool
@@ -76,7 +76,7 @@ struct CompiledMachine<Model> {
   /// Where each (state, event)'s candidates are in ``candidates``: specific from-states first,
   /// then wildcards, each in declaration order.
   @usableFromInline let candidateRows: CandidateRows
-  @usableFromInline let candidates: [Candidate]
+  @usableFromInline let candidates: [FlatCandidate]
   @usableFromInline let beforeCallbacks: [[Callback]]
   @usableFromInline let afterCallbacks: [[Callback]]
   @usableFromInline let entryActions: [[EntryAction]]

@@ -27,7 +27,7 @@ struct StepPlans: Sendable {
   /// One candidate of a slot, planned: its transitions (several in a parallel state, S4), and
   /// what the microstep exits and enters.
   @usableFromInline
-  struct Candidate: Sendable {
+  struct PlannedCandidate: Sendable {
     /// Transition indices in document order (S7.3).
     @usableFromInline let transitions: Span
     /// In exit order (children first, later regions first).
@@ -53,7 +53,7 @@ struct StepPlans: Sendable {
   /// `candidates` (equal: no plan). Dense, like the fast table, so a lookup is two loads.
   @usableFromInline private(set) var starts: [Int32] = []
   @usableFromInline private(set) var ends: [Int32] = []
-  @usableFromInline private(set) var candidates: [Candidate] = []
+  @usableFromInline private(set) var candidates: [PlannedCandidate] = []
   @usableFromInline private(set) var pool: [Int32] = []
   /// Configurations per event column: the state count (nested) or the configuration count.
   @usableFromInline private(set) var height = 0
@@ -112,7 +112,7 @@ struct StepPlans: Sendable {
   private mutating func candidate<Model>(
     _ chart: Statechart<Model>, transitions: some Collection<Int32>, exits: [Int32], entries: [Int32],
     defaultEntries: [Int32], next: Int32, code: Code
-  ) -> Candidate {
+  ) -> PlannedCandidate {
     let transitionSpan = span(transitions)
     let exitSpan = span(exits)
     let entrySpan = span(entries)
@@ -127,13 +127,13 @@ struct StepPlans: Sendable {
       pool.append(state)
     }
     let entriesWithCode = Span(start: start, end: Int32(pool.count))
-    return Candidate(
+    return PlannedCandidate(
       transitions: transitionSpan, exits: exitSpan, entries: entrySpan, defaultEntries: defaultSpan,
       exitsWithCode: exitsWithCode, entriesWithCode: entriesWithCode, next: next,
       isGuarded: transitions.contains { chart.transitions[Int($0)].guardBody != nil })
   }
 
-  private mutating func setPlan(_ slot: Int, _ planned: [Candidate]) {
+  private mutating func setPlan(_ slot: Int, _ planned: [PlannedCandidate]) {
     starts[slot] = Int32(candidates.count)
     candidates += planned
     ends[slot] = Int32(candidates.count)
@@ -147,7 +147,7 @@ struct StepPlans: Sendable {
     var exits: [Int32] = []
     var entries: [Int32] = []
     var defaultEntries: [Int32] = []
-    var planned: [Candidate] = []
+    var planned: [PlannedCandidate] = []
     /// Per event, the leaf's candidate transitions in selection order (S4); `events` lists the
     /// events with any, so that clearing is proportional to them.
     var byEvent: [[Int32]]
@@ -213,7 +213,7 @@ struct StepPlans: Sendable {
     // The bound counts slots that take the full step after all (history, finals…): a definition
     // does not keep much more room than it uses.
     if plans.candidates.capacity > 2 * plans.candidates.count {
-      var fitted: [Candidate] = []
+      var fitted: [PlannedCandidate] = []
       fitted.reserveCapacity(plans.candidates.count)
       fitted += plans.candidates
       plans.candidates = fitted

@@ -6,7 +6,7 @@ extension StateMachineDefinition {
   @inlinable
   func selectCandidate(
     _ event: Int32, from: Int32, in candidates: Range<Int>, payload: (any Sendable)?, _ model: Model
-  ) throws -> CompiledMachine<Model>.Candidate? {
+  ) throws -> CompiledMachine<Model>.FlatCandidate? {
     for index in candidates {
       let candidate = compiled.candidates[index]
       guard let guardBody = candidate.guardBody else { return candidate }
@@ -53,7 +53,7 @@ extension StateMachineDefinition {
     if candidates.isEmpty {
       return rejected(.noTransition(event: eventName, state: stateName(from)))
     }
-    let selected: CompiledMachine<Model>.Candidate
+    let selected: CompiledMachine<Model>.FlatCandidate
     do {
       guard let candidate = try selectCandidate(event, from: from, in: candidates, payload: payload, model) else {
         return rejected(.guardsFailed(event: eventName, state: stateName(from)))

@@ -155,7 +155,7 @@ extension StateMachineDefinition {
   /// Entry serials follow the exits and entries when triggers read them (S18).
   @inlinable @inline(__always)
   func writePlanned(
-    _ chart: Statechart<Model>, _ chosen: StepPlans.Candidate, _ known: StateMachineExtras?, _ model: Model
+    _ chart: Statechart<Model>, _ chosen: StepPlans.PlannedCandidate, _ known: StateMachineExtras?, _ model: Model
   ) {
     if chart.isNested && !chart.nestedNeedsRecord {
       write(chosen.next, model)
