@@ -31,7 +31,7 @@ struct TransitionSlot: Hashable, Sendable {
   /// Whether this is a ``light(_:guarded:)`` slot; its transition is at ``lightIndex``.
   @inlinable var isLight: Bool { rawValue <= -3 }
   /// The index of a light slot's transition.
-  @inlinable var lightIndex: Int { Int((-3 &- rawValue) >> 1) }
+  @inlinable var lightIndex: Int { Int(UInt32(bitPattern: -3 &- rawValue) >> 1) }
 
   /// What `can` answers from this slot without running a guard, or `nil` when a guard must run.
   @inlinable var answerWithoutGuards: Bool? {

@@ -54,7 +54,7 @@ extension StateMachineDefinition {
     guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign(event, model) }
     let lock = model._$stateMachineLock
     lock?.lock()
-    guard let slot = tierSlot(event, model), slot != .full else {
+    guard let slot = tierSlot(event, model) else {
       lock?.unlock()
       return fireFully(event, model)
     }
@@ -63,17 +63,16 @@ extension StateMachineDefinition {
       lock?.unlock()
       return true
     }
-    if slot == .none {
+    if slot.isLight {
+      model._$stateMachineStorage.isBusy = true
       lock?.unlock()
-      return false
+      if let lock { ThreadSteps.push(lock) }
+      let happened = fireLight(compiled.lightTransitions[slot.lightIndex], model)
+      _ = endRun(model, event: event.index)
+      return happened
     }
-    // The light tier.
-    model._$stateMachineStorage.isBusy = true
     lock?.unlock()
-    if let lock { ThreadSteps.push(lock) }
-    let happened = fireLight(compiled.lightTransitions[slot.lightIndex], model)
-    _ = endRun(model, event: event.index)
-    return happened
+    return slot == .none ? false : fireFully(event, model)
   }
 
   /// Fires `event` on `model` with a payload that callbacks, guards and actions receive.
