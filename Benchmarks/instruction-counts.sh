@@ -63,7 +63,7 @@ for index in "${!binaries[@]}"; do
   [ -x "$binary" ] || { echo "no binary at $binary (swift build -c release)" >&2; exit 1; }
   stripped[$binary]=$work/binary-$index
   objcopy --strip-debug "$binary" "${stripped[$binary]}"
-  if "$binary" 2 1 --once --only 1b >/dev/null 2>&1; then once[$binary]=1; else once[$binary]=0; fi
+  if grep -qa -- "--once" "$binary"; then once[$binary]=1; else once[$binary]=0; fi
 done
 region_events() { # binary events
   if [ "${once[$1]}" = 1 ]; then echo "$2"; else
@@ -115,7 +115,7 @@ for id in "${ids[@]}"; do
   done
   if [ $last -gt 0 ]; then
     line+=$(awk -v a="${per_event[0,$id]}" -v b="${per_event[$last,$id]}" \
-      'BEGIN { c = a > 0 ? (b - a) / a * 100 : 0; printf "  %+7.1f%%%s", c, c > 5 ? "  REGRESSED" : "" }')
+      'BEGIN { c = a > 0 ? (b - a) / a * 100 : 0; printf "  %+7.1f%%%s", c, (c > 5 ? "  REGRESSED" : "") }')
   fi
   echo "$line"
 done
