@@ -20,7 +20,7 @@
 # -r IDS     the rows (default: every row of Sources/Benchmarks/main.swift)
 #
 # The row ids and their functions are read from this checkout's Sources/Benchmarks/main.swift;
-# each function must exist in every binary (checked with nm).
+# a row whose function a binary lacks (nm) shows n/a for that binary.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,12 +72,15 @@ region_events() { # binary events
   fi
 }
 
+# The mangled name of row `id`'s function (`func name(_ events: Int) -> Int` in module Benchmarks).
+symbol_of() { local function=${function_of[$1]:?unknown row $1}; echo "\$s10Benchmarks${#function}${function}yS2iF"; }
+has_row() { # binary id: whether the binary has the row's function (an older one may lack a row)
+  nm "$1" | awk -v s="$(symbol_of "$2")" '$3 == s { found = 1 } END { exit !found }'
+}
+
 # Instructions executed inside the row's function (and what it calls) for a run of `events` events.
 count() { # binary id events
-  local function=${function_of[$2]:?unknown row $2}
-  local symbol="\$s10Benchmarks${#function}${function}yS2iF"
-  nm "$1" | awk -v s="$symbol" '$3 == s { found = 1 } END { exit !found }' \
-    || { echo "$1 has no function $symbol for row $2" >&2; exit 1; }
+  local symbol; symbol=$(symbol_of "$2")
   local arguments=("$3" 1 --only "$2")
   [ "${once[$1]}" = 1 ] && arguments+=(--once)
   valgrind --tool=callgrind --demangle=no --collect-atstart=no "--toggle-collect=$symbol" \
@@ -90,6 +93,7 @@ declare -A per_event
 for id in "${ids[@]}"; do
   for index in "${!binaries[@]}"; do
     binary=${binaries[$index]}
+    if ! has_row "$binary" "$id"; then per_event[$index,$id]=n/a; continue; fi
     low=$(count "$binary" "$id" "$small")
     high=$(count "$binary" "$id" "$large")
     span=$(( $(region_events "$binary" "$large") - $(region_events "$binary" "$small") ))
@@ -97,7 +101,7 @@ for id in "${ids[@]}"; do
   done
 done
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'; }
 
 echo "Instructions per event, callgrind, (Ir($large) - Ir($small)) / events, the row's function only"
 for index in "${!binaries[@]}"; do
@@ -115,15 +119,16 @@ for id in "${ids[@]}"; do
   done
   if [ $last -gt 0 ]; then
     line+=$(awk -v a="${per_event[0,$id]}" -v b="${per_event[$last,$id]}" \
-      'BEGIN { c = a > 0 ? (b - a) / a * 100 : 0; printf "  %+7.1f%%%s", c, (c > 5 ? "  REGRESSED" : "") }')
+      'BEGIN { if (!(a + 0 > 0 && b + 0 > 0)) { printf "  %8s", "-"; exit }
+        c = (b - a) / a * 100; printf "  %+7.1f%%%s", c, (c > 5 ? "  REGRESSED" : "") }')
   fi
   echo "$line"
 done
 
 # The performance targets (issue 18 §6 and earlier), for each binary, from the rows that ran.
 target() { # index id baseline-id limit description
-  local a=${per_event[$1,$2]:-} b=${per_event[$1,$3]:-}
-  [ -n "$a" ] && [ -n "$b" ] || return 0
+  local a=${per_event[$1,$2]:-n/a} b=${per_event[$1,$3]:-n/a}
+  [ "$a" != n/a ] && [ "$b" != n/a ] || return 0
   local r; r=$(ratio "$a" "$b")
   awk -v r="$r" -v l="$4" 'BEGIN { exit !(r <= l) }' && verdict="MET   " || verdict="MISSED"
   echo "$verdict [$1] $5: ${r}x ($a vs $b instructions)"
@@ -138,7 +143,7 @@ for index in "${!binaries[@]}"; do
   target "$index" n1 1b 1.1 "nested leaf to leaf without code (n1) <= 1.1x the flat fast tier (1b)"
   target "$index" n2 9 1.2 "nested with entry/exit actions (n2) <= 1.2x the flat full step (9)"
   target "$index" n3 9 3 "event in both regions of a parallel state (n3) <= 3x the flat full step (9)"
-  if [ -n "${per_event[$index,1s]:-}" ] && [ -n "${per_event[$index,1]:-}" ]; then
+  if [ "${per_event[$index,1s]:-n/a}" != n/a ] && [ "${per_event[$index,1]:-n/a}" != n/a ]; then
     lock=$(awk -v a="${per_event[$index,1s]}" -v b="${per_event[$index,1]}" 'BEGIN { printf "%.2f", a - b }')
     awk -v d="$lock" 'BEGIN { exit !(d <= 25) }' && verdict="MET   " || verdict="MISSED"
     echo "$verdict [$index] Sendable lock (1s - 1) <= 25 instructions per event: $lock"

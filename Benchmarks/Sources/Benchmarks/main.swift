@@ -26,6 +26,7 @@ let repetitions = max(1, numbers.dropFirst().first ?? 25)
 let allCases = [
   BenchmarkCase(id: "1", name: "generated methods, Subscription (suspend/unsuspend)", run: generatedCycle),
   BenchmarkCase(id: "1b", name: "generated methods, plain machine (no callbacks)", run: generatedPlainCycle),
+  BenchmarkCase(id: "1c", name: "row 1, each event method called out of line (as from an app)", run: calledCycle),
   BenchmarkCase(id: "1s", name: "row 1 on a Sendable class (lock + busy mark)", run: sendableCycle),
   BenchmarkCase(id: "1bs", name: "row 1b on a Sendable class (lock)", run: sendablePlainCycle),
   BenchmarkCase(id: "2", name: "fire(\"suspend\")/fire(\"unsuspend\") by name", run: stringCycle),
