@@ -210,3 +210,26 @@ func entryExitCycle(_ events: Int) -> Int {
   }
   return subscription.exits == events / 2 * 2 ? expected : 0
 }
+
+/// (1c) Row 1 with each event method called from a function that is not inlined, as from an app's
+/// event handler: the generated method's read of the class's IDs static (a lazily initialised
+/// `static let`, `swift_once` on Linux) happens on every event, where row 1's loop hoists it.
+@inline(never)
+func calledCycle(_ events: Int) -> Int {
+  let subscription = Subscription()
+  _ = subscription.activate()
+  var expected = 0
+  for _ in 0..<events / 2 {
+    if callSuspend(subscription) { expected &+= 1 }
+    if callUnsuspend(subscription) { expected &+= 1 }
+  }
+  return subscription.billingStopped ? expected : 0
+}
+
+/// `suspend()` out of line, for row 1c.
+@inline(never)
+func callSuspend(_ subscription: Subscription) -> Bool { subscription.suspend() }
+
+/// `unsuspend()` out of line, for row 1c.
+@inline(never)
+func callUnsuspend(_ subscription: Subscription) -> Bool { subscription.unsuspend() }

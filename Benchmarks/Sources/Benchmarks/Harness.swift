@@ -98,6 +98,20 @@ func measure(
   }
 }
 
+/// Runs each case once with `events` events, checks its result, prints the checksum and ends the
+/// process: nothing else runs, so a callgrind count toggled on a case's function sees that one call
+/// (`Benchmarks/instruction-counts.sh`).
+func runOnce(_ cases: [BenchmarkCase], events: Int) -> Never {
+  var checksum = 0
+  for benchmark in cases {
+    let result = benchmark.run(events)
+    check(benchmark, result, expected: events)
+    blackhole(result, into: &checksum)
+  }
+  print("checksum \(checksum)")
+  exit(0)
+}
+
 private func check(_ benchmark: BenchmarkCase, _ result: Int, expected: Int) {
   precondition(
     result == expected,

@@ -1,19 +1,23 @@
 // Micro-benchmark of the StateMachines runtime. See Benchmarks/README.md.
 //
-//   swift run -c release StateMachinesBenchmarks [events-per-repetition] [repetitions] [--only ID,ID…]
+//   swift run -c release StateMachinesBenchmarks [events-per-repetition] [repetitions] [--only ID,ID…] [--once]
 
 import StateMachines
 
 var numbers: [Int] = []
 var only: Set<String>?
+/// `--once`: each selected row runs once, without warm-up or anything else (for instruction-counts.sh).
+var once = false
 var argumentIterator = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = argumentIterator.next() {
   if argument == "--only", let ids = argumentIterator.next() {
     only = Set(ids.split(separator: ",").map(String.init))
+  } else if argument == "--once" {
+    once = true
   } else if let number = Int(argument) {
     numbers.append(number)
   } else {
-    fatalError("usage: StateMachinesBenchmarks [events-per-repetition] [repetitions] [--only ID,ID…]")
+    fatalError("usage: StateMachinesBenchmarks [events-per-repetition] [repetitions] [--only ID,ID…] [--once]")
   }
 }
 let events = max(2, (numbers.first ?? 1_000_000) / 2 * 2)
@@ -22,6 +26,7 @@ let repetitions = max(1, numbers.dropFirst().first ?? 25)
 let allCases = [
   BenchmarkCase(id: "1", name: "generated methods, Subscription (suspend/unsuspend)", run: generatedCycle),
   BenchmarkCase(id: "1b", name: "generated methods, plain machine (no callbacks)", run: generatedPlainCycle),
+  BenchmarkCase(id: "1c", name: "row 1, each event method called out of line (as from an app)", run: calledCycle),
   BenchmarkCase(id: "1s", name: "row 1 on a Sendable class (lock + busy mark)", run: sendableCycle),
   BenchmarkCase(id: "1bs", name: "row 1b on a Sendable class (lock)", run: sendablePlainCycle),
   BenchmarkCase(id: "2", name: "fire(\"suspend\")/fire(\"unsuspend\") by name", run: stringCycle),
@@ -40,6 +45,11 @@ let allCases = [
   BenchmarkCase(id: "n2", name: "nested: leaf to leaf, an exit and an entry action", run: nestedEntryExitCycle),
   BenchmarkCase(id: "n3", name: "parallel: one event handled in both of 2 regions", run: parallelCycle),
 ]
+if once {
+  // One call of each selected row's function with exactly `events` events, then exit: the region
+  // that instruction-counts.sh counts under callgrind.
+  runOnce(allCases.filter { only == nil || only!.contains($0.id) }, events: events)
+}
 // The enum baseline always runs: every ratio is taken to it.
 let cases = allCases.filter { only == nil || only!.contains($0.id) || $0.id == "5" }
 
