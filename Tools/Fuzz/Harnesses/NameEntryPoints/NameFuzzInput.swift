@@ -5,7 +5,7 @@ import Foundation
 
 struct NameFuzzInput {
   /// At most this many records, of at most this many bytes each: every execution stays short.
-  static let maxRecords = 32
+  static let maxRecords = 24
   static let maxRecordBytes = 256
 
   /// Four bytes of flags and shape; missing bytes read as 0.
