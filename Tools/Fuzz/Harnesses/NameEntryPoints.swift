@@ -48,14 +48,17 @@ public func fuzzNameEntryPoints(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     let name = NameFuzzInput.callName(op >> 4, payload[..<tab], known: twins.fixture.known)
     let second = NameFuzzInput.callName(op >> 4, payload[tab...].dropFirst(), known: twins.fixture.known)
     if op & 0x0F == 14 {
-      // One JSON document per input, names of at most 64 scalars: each document is three loads,
+      // Our JSON format, or TBStateMachine's with the op's top bit. One document per input, names of at most 64 scalars: each document is three loads,
       // and the JSON harness covers long strings.
       if jsonLoads < 1 {
         jsonLoads += 1
         let short = [name, twins.declared(second), second.isEmpty ? name : second].map { String($0.unicodeScalars.prefix(64)) }
-        NameFuzzJSON.check(state: short[0], other: short[1], event: short[2], FuzzDriver.Setup())
+        NameFuzzJSON.check(state: short[0], other: short[1], event: short[2], tb: op & 0x80 != 0, FuzzDriver.Setup())
       }
       continue
+    }
+    if NameCalls.tracing {
+      print("call \(op & 0x0F): \(TwinMachines.show(name)) as \(TwinMachines.show(twins.declared(name))), \(TwinMachines.show(second))")
     }
     NameCalls.perform(op & 0x0F, name, second, payload.first ?? 0, twins)
   }
@@ -64,6 +67,9 @@ public func fuzzNameEntryPoints(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
 
 /// One operation on the twins.
 enum NameCalls {
+  /// `NAMES_FUZZ_TRACE=1` prints each call and its outcome, to read a finding.
+  static let tracing = ProcessInfo.processInfo.environment["NAMES_FUZZ_TRACE"] != nil
+
   static func perform(_ kind: UInt8, _ name: String, _ second: String, _ selector: UInt8, _ twins: TwinMachines) {
     let names = [name, twins.declared(name)]
     let seconds = [second, twins.declared(second)]

@@ -4,20 +4,43 @@ import Foundation
 import StateMachines
 
 enum NameFuzzJSON {
-  /// Loads `{"states": {n: {"on": {e: k}}, k: {"on": {e: n}}}}` with the names as UTF-8, as
-  /// `\u` escapes, and decomposed: all three load or none; the first two give the same bytes,
-  /// the third equal names; and firing `e` by an equal spelling answers as the declared one.
-  static func check(state n: String, other k: String, event e: String, _ setup: FuzzDriver.Setup) {
+  /// Known finding (RUNS.md, 2026-11-25): the JSON format's state-name check is ASCII-only and
+  /// rejects U+212A KELVIN SIGN, though it `==` "K", which passes. While it is open, a disagreement
+  /// of the loads on a name holding one of the three scalars whose canonical decomposition is
+  /// ASCII is tolerated, so that the harness goes on finding other bugs. Set to false with the fix.
+  static let toleratesKelvinFinding = true
+
+  /// Loads a document with states `n` and `k` and an event `e` from each to the other, in our
+  /// format (`{"states": {n: {"on": {e: k}}, …}}`) or TBStateMachine's (`tb`), with the names as
+  /// UTF-8, as `\u` escapes, and decomposed: all three load or none; the first two give the same
+  /// bytes, the third equal names; and firing `e` by an equal spelling answers as the declared one.
+  static func check(state n: String, other k: String, event e: String, tb: Bool, _ setup: FuzzDriver.Setup) {
     func load(_ names: [String], escaped: Bool) -> StateMachineDefinition<DynamicStateMachine>? {
       let q = names.map { quote($0, escaped: escaped) }
-      let text = "{\"states\": {\(q[0]): {\"on\": {\(q[2]): \(q[1])}}, \(q[1]): {\"on\": {\(q[2]): \(q[0])}}}}"
-      return try? StateMachineDefinition<DynamicStateMachine>(
-        json: Data(text.utf8), clock: setup.clock, bind: { _ in }, setup.limit)
+      let text =
+        tb
+        ? "{\"name\": \"m\", \"states\": [{\"name\": \(q[0]), \"type\": \"state\"}, {\"name\": \(q[1]), \"type\": \"state\"}], "
+          + "\"transitions\": [{\"type\": \"simple\", \"kind\": \"external\", \"name\": \(q[2]), \"source\": \(q[0]), \"target\": \(q[1])}, "
+          + "{\"type\": \"simple\", \"kind\": \"external\", \"name\": \(q[2]), \"source\": \(q[1]), \"target\": \(q[0])}]}"
+        : "{\"states\": {\(q[0]): {\"on\": {\(q[2]): \(q[1])}}, \(q[1]): {\"on\": {\(q[2]): \(q[0])}}}}"
+      do {
+        return try StateMachineDefinition<DynamicStateMachine>(
+          json: Data(text.utf8), clock: setup.clock, bind: { _ in }, setup.limit)
+      } catch {
+        if NameCalls.tracing { print("JSON \(text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined()): \(error)") }
+        return nil
+      }
     }
     let names = [n, k, e]
     let plain = load(names, escaped: false)
     let escaped = load(names, escaped: true)
     let decomposed = load(names.map(\.decomposedStringWithCanonicalMapping), escaped: false)
+    let singletons: Set<Unicode.Scalar> = ["\u{212A}", "\u{037E}", "\u{1FEF}"]
+    if toleratesKelvinFinding, !tb, (plain == nil) != (decomposed == nil),
+      names.contains(where: { $0.unicodeScalars.contains(where: singletons.contains) })
+    {
+      return
+    }
     guard (plain == nil) == (escaped == nil), (plain == nil) == (decomposed == nil) else {
       fatalError("names: JSON loaded \(plain != nil) as UTF-8, \(escaped != nil) escaped, \(decomposed != nil) decomposed")
     }
