@@ -100,6 +100,7 @@ final class TwinMachines {
   func checkIsState(_ state: String) {
     if fixture.states.contains(where: { Self.sameBytes($0, state) }) { return }
     if verified.contains(where: { Self.sameBytes($0, state) }) { return }
+    if Self.toleratesCommaFinding, state.contains(where: { $0 != "," && $0.unicodeScalars.first == "," }) { return }
     do {
       try scratch.restoreState(state)
     } catch {
@@ -145,10 +146,18 @@ final class TwinMachines {
     }
   }
 
+  /// Known finding (RUNS.md, 2026-11-25): when a region's path starts with a combining mark
+  /// (a parallel state named "\u{301}p"), the `,` that joins the configuration and that mark form
+  /// one `Character`, and `restoreState(state)` refuses the machine's own `state`. While it is
+  /// open, such a state is not read back, so that the harness goes on finding other bugs. Set to
+  /// false with the fix.
+  static let toleratesCommaFinding = true
+
   static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
-  /// A name with its scalars, for a failure message.
+  /// A name with its scalars, for a failure message (controls escaped: a NUL would end it).
   static func show(_ name: String) -> String {
-    "\"\(name.prefix(64))\" [\(name.unicodeScalars.prefix(16).map { String($0.value, radix: 16) }.joined(separator: " "))]"
+    let text = name.unicodeScalars.prefix(64).map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+    return "\"\(text.joined())\" [\(name.unicodeScalars.prefix(16).map { String($0.value, radix: 16) }.joined(separator: " "))]"
   }
 }
