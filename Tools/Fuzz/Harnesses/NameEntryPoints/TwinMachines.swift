@@ -43,6 +43,9 @@ final class TwinMachines {
   init(_ fixture: NameFuzzDefinition, startsMachines: Bool) {
     self.fixture = fixture
     self.startsMachines = startsMachines
+    if NameCalls.tracing {
+      print("definition: \(fixture.states.map(Self.show)), error: \(fixture.definition.definitionError.map { "\($0)" } ?? "none")")
+    }
     scratch = DynamicStateMachine(fixture.definition)
     initialState = scratch.state
     renew()
@@ -101,6 +104,7 @@ final class TwinMachines {
   func checkIsState(_ state: String) {
     if fixture.states.contains(where: { Self.sameBytes($0, state) }) { return }
     if verified.contains(where: { Self.sameBytes($0, state) }) { return }
+    if fixture.hasEmptyStateFinding, state.isEmpty { return }
     if Self.toleratesCommaFinding, state.contains(where: { $0 != "," && $0.unicodeScalars.first == "," }) { return }
     do {
       try scratch.restoreState(state)
