@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Builds and runs the libFuzzer harnesses (issue 9): the JSON loader, the TBStateMachine loader and
-# the SCXML import, each instrumented with libFuzzer and AddressSanitizer.
+# Builds and runs the libFuzzer harnesses (issue 9): the JSON loader, the TBStateMachine loader,
+# the SCXML import, and every entry point that takes a name (issue 18 §4), each instrumented with
+# libFuzzer and AddressSanitizer.
 #
-#   Tools/Fuzz/fuzz.sh build                 # build the three harnesses into .build-fuzz/
-#   Tools/Fuzz/fuzz.sh run json 60           # run one harness (json | tb | scxml) for 60 seconds
+#   Tools/Fuzz/fuzz.sh build                 # build the four harnesses into .build-fuzz/
+#   Tools/Fuzz/fuzz.sh run json 60           # run one harness (json | tb | scxml | names) for 60 seconds
 #   Tools/Fuzz/fuzz.sh all 60                # build, then run each for 60 seconds
 #
 # A run starts from the seed corpus (Tools/Fuzz/Seeds/<harness>) and keeps what it finds in
-# .build-fuzz/corpus/<harness>. A crash or a hang over one second fails the run and leaves its
-# input in .build-fuzz/artifacts/; make it a regression test.
+# .build-fuzz/corpus/<harness>; a harness with a dictionary (Tools/Fuzz/Dictionaries/<harness>.dict)
+# gets it as -dict. A crash or a hang over one second fails the run and leaves its input in
+# .build-fuzz/artifacts/; make it a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -37,10 +39,12 @@ MAP
   swiftc "${flags[@]}" -module-name StateMachinesSCXML -emit-library -static -emit-module \
     -emit-module-path "$out/modules/StateMachinesSCXML.swiftmodule" -I "$out/modules" -I "$out/support" \
     "${scxml[@]}" -o "$out/modules/libStateMachinesSCXML.a"
-  for harness in json:JSONLoader tb:TBLoader scxml:SCXMLImport; do
+  for harness in json:JSONLoader tb:TBLoader scxml:SCXMLImport names:NameEntryPoints; do
     name=${harness%%:*}
+    # A harness's own helpers, if it has any, are in a folder named as its file.
+    mapfile -t helpers < <(find "$root/Tools/Fuzz/Harnesses/${harness#*:}" -name '*.swift' 2>/dev/null | sort)
     swiftc "${flags[@]}" -I "$out/modules" -I "$out/support" \
-      "$root/Tools/Fuzz/Harnesses/${harness#*:}.swift" "$root/Tools/Fuzz/Harnesses/FuzzDriver.swift" \
+      "$root/Tools/Fuzz/Harnesses/${harness#*:}.swift" "${helpers[@]}" "$root/Tools/Fuzz/Harnesses/FuzzDriver.swift" \
       "$out/modules/libStateMachinesSCXML.a" "$out/modules/libStateMachines.a" "$out/support/StateMachinesSupport.o" \
       -lFoundationXML -o "$out/bin/fuzz-$name"
   done
@@ -67,10 +71,12 @@ run_once() {
   local name=$1 seconds=$2 leaks=$3
   # FUZZ_JOB names a second process on the same harness: its own log and artifacts, the same corpus.
   local job=$name${FUZZ_JOB:+-$FUZZ_JOB}
+  local dict=()
+  if [ -f "$root/Tools/Fuzz/Dictionaries/$name.dict" ]; then dict=(-dict="$root/Tools/Fuzz/Dictionaries/$name.dict"); fi
   LSAN_OPTIONS="suppressions=$root/Tools/Fuzz/lsan.supp:print_suppressions=0" \
     "$out/bin/fuzz-$name" "$out/corpus/$name" "$root/Tools/Fuzz/Seeds/$name" \
     -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=65536 -detect_leaks="$leaks" \
-    -artifact_prefix="$out/artifacts/$job-" -print_final_stats=1 2>&1 | tee -a "$out/$job.log" | grep -E "^#|Done|ERROR|stat::" | tail -4
+    -artifact_prefix="$out/artifacts/$job-" -print_final_stats=1 "${dict[@]}" 2>&1 | tee -a "$out/$job.log" | grep -E "^#|Done|ERROR|stat::" | tail -4
   test "${PIPESTATUS[0]}" -eq 0
 }
 
@@ -79,7 +85,7 @@ case "${1:-all}" in
   run) run "$2" "${3:-60}" ;;
   all)
     build
-    for name in json tb scxml; do run "$name" "${2:-60}"; done
+    for name in json tb scxml names; do run "$name" "${2:-60}"; done
     ;;
-  *) echo "usage: $0 build | run json|tb|scxml SECONDS | all SECONDS" >&2; exit 2 ;;
+  *) echo "usage: $0 build | run json|tb|scxml|names SECONDS | all SECONDS" >&2; exit 2 ;;
 esac
