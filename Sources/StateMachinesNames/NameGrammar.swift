@@ -25,9 +25,15 @@ public enum NameGrammar {
 
   /// The stricter rule of the JSON definition format, whose names are meant to become identifiers
   /// in any language: an ASCII letter first, then ASCII letters, digits, `_`, `-` and spaces.
+  /// Checked on the name's canonical form: U+212A KELVIN SIGN is `"K"` (the only scalar that is
+  /// canonically equal to one of these characters).
   @inlinable
   public static func isPortable(_ name: String) -> Bool {
     var bytes = name.utf8.makeIterator()
+    if !name.utf8.allSatisfy({ $0 < 0x80 }) {
+      let folded = String(String.UnicodeScalarView(name.unicodeScalars.map { $0 == "\u{212A}" ? "K" : $0 }))
+      return folded.utf8.allSatisfy { $0 < 0x80 } && isPortable(folded)
+    }
     guard let first = bytes.next(), isASCIILetter(first) else { return false }
     while let byte = bytes.next() {
       guard isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)

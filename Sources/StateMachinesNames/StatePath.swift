@@ -18,19 +18,22 @@ public enum StatePath {
   /// later, once the states it names are declared.
   public static func splitDeclaration(_ text: String) -> (parentPath: String?, name: String) {
     guard let slash = text.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (nil, text) }
-    return (String(text[..<slash]), String(text[text.index(after: slash)...]))
+    return (String(text[..<slash]), String(text[text.utf8.index(after: slash)...]))
   }
 
   /// Reads the component of `path` that starts `rest`: the component, and the rest of the path
   /// after its `/` (`nil` at the end).
+  ///
+  /// Separators are found among the bytes, not the `Character`s: a name may start with a
+  /// combining mark, which forms one `Character` with the `/` or `@` before it.
   static func next(_ rest: Substring, in path: String) throws(NameError) -> (Component, Substring?) {
-    let slash = rest.firstIndex(of: "/")
+    let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/"))
     let text = slash.map { rest[..<$0] } ?? rest
     var name = text
     var region: Int?
-    if let at = text.firstIndex(of: "@") {
+    if let at = text.utf8.firstIndex(of: UInt8(ascii: "@")) {
       name = text[..<at]
-      let digits = text[text.index(after: at)...]
+      let digits = text[text.utf8.index(after: at)...]
       guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
         let value = Int(digits)
       else {
@@ -39,7 +42,7 @@ public enum StatePath {
       region = value
     }
     guard !name.isEmpty else { throw .invalidPath(path, reason: "empty component") }
-    return (Component(name: name, region: region), slash.map { rest[rest.index(after: $0)...] })
+    return (Component(name: name, region: region), slash.map { rest[rest.utf8.index(after: $0)...] })
   }
 
   /// The components of `path`, checked for form only (not against a tree).

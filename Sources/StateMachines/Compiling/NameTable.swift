@@ -17,13 +17,23 @@ struct NameTable: Sendable {
   /// fallback of a miss. `nil` for an all-ASCII table, the common case.
   @usableFromInline let canonical: [String: Int32]?
 
-  /// A table of `names`; the first of two equal names wins.
+  /// A table of `names`; the first of two equal names wins, however each is spelled.
   init(_ names: [String]) {
     self.names = names
+    // Equal names with other bytes are found here: a later spelling of a name stays out of the
+    // byte table, so a lookup of it misses there and finds the first one here.
+    var canonical: [String: Int32]?
+    if names.contains(where: { !Self.isASCII($0) }) {
+      var byName: [String: Int32] = [:]
+      for (index, name) in names.enumerated() where byName[name] == nil { byName[name] = Int32(index) }
+      canonical = byName
+    }
+    self.canonical = canonical
     var capacity = 4
     while capacity < names.count * 2 { capacity <<= 1 }
     var slots = [Int32](repeating: 0, count: capacity)
     for (index, name) in names.enumerated() {
+      if let canonical, canonical[name] != Int32(index) { continue }
       var slot = Self.hash(name) & (capacity - 1)
       var duplicate = false
       while slots[slot] != 0 {
@@ -36,13 +46,6 @@ struct NameTable: Sendable {
       if !duplicate { slots[slot] = Int32(index + 1) }
     }
     self.slots = slots
-    if names.contains(where: { !Self.isASCII($0) }) {
-      var canonical: [String: Int32] = [:]
-      for (index, name) in names.enumerated() where canonical[name] == nil { canonical[name] = Int32(index) }
-      self.canonical = canonical
-    } else {
-      canonical = nil
-    }
   }
 
   /// The index of `name`, or `nil` if it is not in the table.

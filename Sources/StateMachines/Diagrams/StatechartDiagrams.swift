@@ -3,6 +3,8 @@
 // and the pseudostates in their UML shapes: history `H`/`H*` circles, junctions as small filled
 // circles (Mermaid `<<choice>>`), forks and joins as bars (Mermaid `<<fork>>`, `<<join>>`).
 
+internal import StateMachinesNames
+
 extension StateMachineDefinition {
   /// The DOT text of a statechart (see ``dotDiagram``).
   func statechartDot(_ chart: Statechart<Model>) -> String {
@@ -11,7 +13,7 @@ extension StateMachineDefinition {
     func id(_ state: Int32) -> String { quoted(tree.paths[Int(state)]) }
     func label(_ state: Int32) -> String {
       let name = tree.names[Int(state)]
-      return name.isEmpty ? String(tree.paths[Int(state)].split(separator: "/").last ?? "") : name
+      return name.isEmpty ? StatePath.splitDeclaration(tree.paths[Int(state)]).name : name
     }
     /// The node an edge attaches to: a compound state's anchor inside its cluster.
     func anchor(_ state: Int32) -> String {
@@ -99,7 +101,7 @@ extension StateMachineDefinition {
     func id(_ state: Int32) -> String { "s\(state)" }
     func emit(_ state: Int32, indent: String) {
       let name = tree.names[Int(state)]
-      let label = name.isEmpty ? String(tree.paths[Int(state)].split(separator: "/").last ?? "") : name
+      let label = name.isEmpty ? StatePath.splitDeclaration(tree.paths[Int(state)]).name : name
       switch tree.kinds[Int(state)] {
       case .compound, .parallel:
         lines.append("\(indent)state \"\(mermaidLabel(label))\" as \(id(state))")

@@ -10,8 +10,10 @@ extension StateMachineDefinition {
   ///   state, or a region of an active parallel state without an active state.
   func configuration(parsing text: String, _ chart: Statechart<Model>) throws(StateMachineError) -> StateSet {
     var given: [Int32] = []
-    for component in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let name = String(component)
+    // Split among the scalars: a name may start with a combining mark, which forms one
+    // `Character` with the `,` before it.
+    for component in text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false) {
+      let name = String(Substring(component))
       let index = compiled.stateTable.index(of: name) ?? stateIndex(resolving: name)
       guard index >= 0, !chart.tree.kinds[Int(index)].isPseudostate else { throw .unknownState(name) }
       given.append(index)

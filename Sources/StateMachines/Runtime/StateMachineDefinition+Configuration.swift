@@ -1,6 +1,8 @@
 // The configuration queries and operations of §3: active states and leaves, a description of the
 // active tree, stopping, posting, and restoring a configuration (S1).
 
+internal import StateMachinesNames
+
 extension StateMachineDefinition {
   /// Every active state's canonical path, in document order (a flat machine: its state).
   public func activeStates(of model: Model) -> [String] {
@@ -23,7 +25,7 @@ extension StateMachineDefinition {
     return chartConfiguration(model, chart).active.members.map { state in
       let depth = chart.tree.ancestors(of: state).count
       let name = chart.tree.names[Int(state)]
-      return String(repeating: "  ", count: depth) + (name.isEmpty ? String(chart.tree.paths[Int(state)].split(separator: "/").last!) : name)
+      return String(repeating: "  ", count: depth) + (name.isEmpty ? StatePath.splitDeclaration(chart.tree.paths[Int(state)]).name : name)
     }.joined(separator: "\n")
   }
 

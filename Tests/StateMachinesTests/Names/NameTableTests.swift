@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StateMachines
@@ -74,5 +75,52 @@ struct NameTableCanonicalTests {
       found[scalar] = equal
     }
     #expect(found == NameTable.asciiSingletons)
+  }
+}
+
+/// Findings of the `names` fuzz harness (Tools/Fuzz/RUNS.md), as regression tests.
+@Suite("Name findings of the fuzzer")
+struct NameFuzzFindingTests {
+  @Test("two spellings of one name in a table (an invalid chart's fallback) find the first")
+  func equalSpellingsFindTheFirst() {
+    let table = NameTable(["\u{E9}tat", "b", "e\u{301}tat"])
+    #expect(table.index(of: "\u{E9}tat") == 0)
+    #expect(table.index(of: "e\u{301}tat") == 0)
+    let definition = StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.addState("\u{E9}tat")
+      sm.addState("b") { $0.addState("e\u{301}tat") }
+      sm.when("go", transitionFrom: "b", to: "nowhere")
+    }
+    #expect(definition.definitionError != nil)
+    let machine = DynamicStateMachine(definition)
+    #expect(machine.isInState("\u{E9}tat") == machine.isInState("e\u{301}tat"))
+  }
+
+  @Test("a JSON state named U+212A KELVIN SIGN is the state K")
+  func kelvinSignStateNameIsK() throws {
+    for key in ["\u{212A}", #"\u212a"#] {
+      let definition = try StateMachineDefinition<DynamicStateMachine>(
+        json: Data(#"{"states": {"\#(key)": {"on": {"go": "b"}}, "b": {}}}"#.utf8))
+      let machine = DynamicStateMachine(definition)
+      #expect(machine.isInState("K"))
+      #expect(machine.fire("go"))
+      #expect(machine.state == "b")
+    }
+  }
+
+  @Test("a configuration whose names start with a combining mark reads back")
+  func leadingCombiningMark() throws {
+    let definition = StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.addParallelState("\u{301}p", regions: [["x"], ["y"]])
+      sm.addState("q") { $0.addState("\u{301}r") }
+    }
+    try #require(definition.definitionError == nil)
+    let state = DynamicStateMachine(definition).state
+    #expect(state == "\u{301}p@0/x,\u{301}p@1/y")
+    let restored = DynamicStateMachine(definition)
+    try restored.restoreState(state)
+    #expect(restored.state.utf8.elementsEqual(state.utf8))
+    try restored.restoreState("q/\u{301}r")
+    #expect(restored.isInState("q/\u{301}r"))
   }
 }
