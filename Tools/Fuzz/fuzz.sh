@@ -31,9 +31,14 @@ module StateMachinesSupport {
 MAP
   # The @StateMachine macro's declaration needs the compiler plugin, which the harnesses do not
   # use: it stays out, and so does its warning.
+  # The names model comes first: StateMachines and StateMachinesSCXML import it.
+  mapfile -t names < <(find "$root/Sources/StateMachinesNames" -name '*.swift' | sort)
+  swiftc "${flags[@]}" -module-name StateMachinesNames -emit-library -static -emit-module \
+    -emit-module-path "$out/modules/StateMachinesNames.swiftmodule" \
+    "${names[@]}" -o "$out/modules/libStateMachinesNames.a"
   mapfile -t library < <(find "$root/Sources/StateMachines" -name '*.swift' ! -name 'StateMachineMacro.swift' | sort)
   swiftc "${flags[@]}" -module-name StateMachines -emit-library -static -emit-module \
-    -emit-module-path "$out/modules/StateMachines.swiftmodule" -I "$out/support" \
+    -emit-module-path "$out/modules/StateMachines.swiftmodule" -I "$out/modules" -I "$out/support" \
     "${library[@]}" -o "$out/modules/libStateMachines.a"
   mapfile -t scxml < <(find "$root/Sources/StateMachinesSCXML" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name StateMachinesSCXML -emit-library -static -emit-module \
@@ -45,7 +50,8 @@ MAP
     mapfile -t helpers < <(find "$root/Tools/Fuzz/Harnesses/${harness#*:}" -name '*.swift' 2>/dev/null | sort)
     swiftc "${flags[@]}" -I "$out/modules" -I "$out/support" \
       "$root/Tools/Fuzz/Harnesses/${harness#*:}.swift" "${helpers[@]}" "$root/Tools/Fuzz/Harnesses/FuzzDriver.swift" \
-      "$out/modules/libStateMachinesSCXML.a" "$out/modules/libStateMachines.a" "$out/support/StateMachinesSupport.o" \
+      "$out/modules/libStateMachinesSCXML.a" "$out/modules/libStateMachines.a" "$out/modules/libStateMachinesNames.a" \
+      "$out/support/StateMachinesSupport.o" \
       -lFoundationXML -o "$out/bin/fuzz-$name"
   done
 }
