@@ -115,7 +115,7 @@ struct BadNameTests {
     let known = TBScenarioFixture.allStates + definition.events
     Self.checkFlat({ DynamicStateMachine(definition) }, known: known) { $0.state }
     let moved = DynamicStateMachine(definition)
-    #expect(moved.fire(definition.events[0]) || true)
+    _ = moved.fire(definition.events[0])  // wherever it leads: the drive below checks from there
     for name in Self.names(known: known).prefix(60) { Self.drive(moved, with: name) { moved.state } }
   }
 
