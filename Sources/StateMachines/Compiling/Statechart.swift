@@ -187,6 +187,11 @@ extension Statechart {
     var initial = [[Int32]](repeating: [], count: count)
     var initialActions = [MachineCallback<Model>?](repeating: nil, count: count)
     for state in 0..<Int32(count) {
+      // A final state is atomic (S16): one declared with children (a compound state redeclared
+      // final, N6) is refused rather than entered with an empty configuration.
+      if tree.kinds[Int(state)] == .final && !tree.children[Int(state)].isEmpty {
+        throw .invalidStructure("final state '\(tree.paths[Int(state)])' has children; a final state is atomic")
+      }
       let declared = node(state)
       initialActions[Int(state)] = declared.initialAction
       guard tree.kinds[Int(state)] == .compound else {

@@ -124,3 +124,20 @@ struct NameFuzzFindingTests {
     #expect(restored.isInState("q/\u{301}r"))
   }
 }
+
+/// The fourth finding of the names fuzz harness: a compound state redeclared final.
+@Suite("A final state with children")
+struct FinalStateWithChildrenTests {
+  @Test("a compound state redeclared final is a definition error naming it, not an empty state")
+  func compoundRedeclaredFinal() {
+    let definition = StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.addState("s") { $0.addState("a"); $0.addState("b") }
+      sm.addState("t")
+      sm.addFinalState("s")
+    }
+    #expect(definition.definitionError == .invalidStructure("final state 's' has children; a final state is atomic"))
+    let machine = DynamicStateMachine(definition)
+    #expect(!machine.fire("go"))
+    #expect(!machine.state.isEmpty || definition.states.isEmpty)
+  }
+}

@@ -68,7 +68,8 @@ struct NameFuzzDefinition {
   /// Known finding (RUNS.md, 2026-11-25, not yet minimised): in a statechart whose final state's
   /// name is also a compound state's (`addState("s") { … }`, then `addFinalState("s")`), `state`
   /// can be "" after the start. While it is open, "" is accepted as the state of such a definition.
-  static let toleratesEmptyStateFinding = true
+  /// Fixed (FinalStateWithChildrenTests): a final state with children is a definition error.
+  static let toleratesEmptyStateFinding = false
   let hasEmptyStateFinding: Bool
 
   init(_ input: NameFuzzInput, _ setup: FuzzDriver.Setup) {
