@@ -58,19 +58,6 @@ struct NameFuzzDefinition {
   let states: [String]
   /// Whether the definition is flat: then a name no state `==` is no state.
   let isFlat: Bool
-  /// Known finding (RUNS.md, 2026-11-25): an invalid statechart falls back to a table of its bare
-  /// names, which may hold two equal spellings ("état" at the top, "e\u{301}tat" in a child); the
-  /// name table's byte hash then finds each spelling at its own index, so `isInState` answers
-  /// differently for them. While it is open, the twins of such a definition are not compared.
-  /// Fixed (NameFuzzFindingTests in Tests/StateMachinesTests/Names): the check is on again.
-  static let toleratesFallbackTableFinding = false
-  let hasFallbackTableFinding: Bool
-  /// Known finding (RUNS.md, 2026-11-25, not yet minimised): in a statechart whose final state's
-  /// name is also a compound state's (`addState("s") { … }`, then `addFinalState("s")`), `state`
-  /// can be "" after the start. While it is open, "" is accepted as the state of such a definition.
-  /// Fixed (FinalStateWithChildrenTests): a final state with children is a definition error.
-  static let toleratesEmptyStateFinding = false
-  let hasEmptyStateFinding: Bool
 
   init(_ input: NameFuzzInput, _ setup: FuzzDriver.Setup) {
     let chart = input.isChart
@@ -114,14 +101,6 @@ struct NameFuzzDefinition {
     eventSet = Set(definition.events)
     self.states = definition.states
     stateSet = Set(self.states)
-    let fallbackStates = definition.definitionError == nil ? [] : self.states
-    hasFallbackTableFinding =
-      Self.toleratesFallbackTableFinding
-      && fallbackStates.indices.contains { i in
-        fallbackStates[..<i].contains { $0 == fallbackStates[i] && !TwinMachines.sameBytes($0, fallbackStates[i]) }
-      }
-    let finalName = states[stateCount - 1]
-    hasEmptyStateFinding = Self.toleratesEmptyStateFinding && states.dropLast().contains { $0 == finalName }
     isFlat = !chart && !definition.states.contains { $0.contains("/") }
   }
 

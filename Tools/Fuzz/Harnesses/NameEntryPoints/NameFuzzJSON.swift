@@ -4,13 +4,6 @@ import Foundation
 import StateMachines
 
 enum NameFuzzJSON {
-  /// Known finding (RUNS.md, 2026-11-25): the JSON format's state-name check is ASCII-only and
-  /// rejects U+212A KELVIN SIGN, though it `==` "K", which passes. While it is open, a disagreement
-  /// of the loads on a name holding one of the three scalars whose canonical decomposition is
-  /// ASCII is tolerated, so that the harness goes on finding other bugs. Set to false with the fix.
-  /// Fixed (NameFuzzFindingTests in Tests/StateMachinesTests/Names): the check is on again.
-  static let toleratesKelvinFinding = false
-
   /// Loads a document with states `n` and `k` and an event `e` from each to the other, in our
   /// format (`{"states": {n: {"on": {e: k}}, …}}`) or TBStateMachine's (`tb`), with the names as
   /// UTF-8, as `\u` escapes, and decomposed: all three load or none; the first two give the same
@@ -41,12 +34,6 @@ enum NameFuzzJSON {
     let decomposedNames = names.map(\.decomposedStringWithCanonicalMapping)
     let withinLimit = (names + decomposedNames).allSatisfy { $0.utf8.count <= JSONLimits().maxNameBytes }
     let decomposed = withinLimit ? load(decomposedNames, escaped: false) : plain
-    let singletons: Set<Unicode.Scalar> = ["\u{212A}", "\u{037E}", "\u{1FEF}"]
-    if toleratesKelvinFinding, !tb, (plain == nil) != (decomposed == nil),
-      names.contains(where: { $0.unicodeScalars.contains(where: singletons.contains) })
-    {
-      return
-    }
     guard (plain == nil) == (escaped == nil), (plain == nil) == (decomposed == nil) else {
       fatalError("names: JSON loaded \(plain != nil) as UTF-8, \(escaped != nil) escaped, \(decomposed != nil) decomposed")
     }

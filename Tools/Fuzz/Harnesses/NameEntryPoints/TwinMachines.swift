@@ -86,7 +86,6 @@ final class TwinMachines {
       states.append(after)
     }
     if NameCalls.tracing { print("  -> \(outcomes), state \(Self.show(states[0]))") }
-    if fixture.hasFallbackTableFinding { return outcomes }
     if outcomes[0] != outcomes[1] {
       fatalError("names: an equal spelling answered \(outcomes[0]), the declared one \(outcomes[1])")
     }
@@ -104,8 +103,6 @@ final class TwinMachines {
   func checkIsState(_ state: String) {
     if fixture.states.contains(where: { Self.sameBytes($0, state) }) { return }
     if verified.contains(where: { Self.sameBytes($0, state) }) { return }
-    if fixture.hasEmptyStateFinding, state.isEmpty { return }
-    if Self.toleratesCommaFinding, state.contains(where: { $0 != "," && $0.unicodeScalars.first == "," }) { return }
     do {
       try scratch.restoreState(state)
     } catch {
@@ -150,14 +147,6 @@ final class TwinMachines {
       fatalError("names: an entry point threw \(error), not a StateMachineError")
     }
   }
-
-  /// Known finding (RUNS.md, 2026-11-25): when a region's path starts with a combining mark
-  /// (a parallel state named "\u{301}p"), the `,` that joins the configuration and that mark form
-  /// one `Character`, and `restoreState(state)` refuses the machine's own `state`. While it is
-  /// open, such a state is not read back, so that the harness goes on finding other bugs. Set to
-  /// false with the fix.
-  /// Fixed (NameFuzzFindingTests in Tests/StateMachinesTests/Names): the check is on again.
-  static let toleratesCommaFinding = false
 
   static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
