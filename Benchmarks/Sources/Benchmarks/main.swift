@@ -44,6 +44,8 @@ let allCases = [
   BenchmarkCase(id: "n1", name: "nested: leaf to leaf across the root, no code (fast tier)", run: nestedPlainCycle),
   BenchmarkCase(id: "n2", name: "nested: leaf to leaf, an exit and an entry action", run: nestedEntryExitCycle),
   BenchmarkCase(id: "n3", name: "parallel: one event handled in both of 2 regions", run: parallelCycle),
+  BenchmarkCase(id: "h1", name: "history chart: leaf to leaf across the root, by name", run: historyLeafCycle),
+  BenchmarkCase(id: "h2", name: "history chart: leave, return through deep history, by name", run: deepHistoryCycle),
 ]
 if once {
   // One call of each selected row's function with exactly `events` events, then exit: the region
@@ -78,6 +80,7 @@ target("generated event method (1) <= 2x the hand-written enum (5)", "1", over: 
 target("rejected event (3) <= accepted event (1)", "3", over: "1", limit: 1)
 target("full step (7f) <= 3x the light path with the same callbacks (7)", "7f", over: "7", limit: 3)
 target("fire(\"name\") (2) <= 4x the generated method (1)", "2", over: "1", limit: 4)
+target("return through deep history (h2) <= 2x leaf to leaf across the root (h1)", "h2", over: "h1", limit: 2)
 target("nested leaf to leaf without code (n1) <= 1.1x the flat fast tier (1b)", "n1", over: "1b", limit: 1.1)
 target("nested with entry/exit actions (n2) <= 1.2x the flat full step with the same actions (9)", "n2", over: "9", limit: 1.2)
 target("event in both regions of a parallel state (n3) <= 3x the flat full step (9)", "n3", over: "9", limit: 3)
