@@ -52,7 +52,7 @@ extension CompiledMachine {
     log = builder.log
     clock = builder.clock
     notificationCenter = builder.notificationCenter
-    chart = nil
+    engine = .flat
     matchesEventsByPrefix = builder.matchesEventsByPrefix
     postsStateNotifications = builder.postsStateNotifications
     var triggers = [[Trigger]](repeating: [], count: states.count)

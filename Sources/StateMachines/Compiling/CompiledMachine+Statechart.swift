@@ -122,7 +122,7 @@ extension CompiledMachine {
     lightTransitionObjects = []
     candidateRows = CandidateRows(emptyWith: tree.count)
     candidates = []
-    self.chart = chart
+    engine = .statechart(chart)
     matchesEventsByPrefix = store.matchesEventsByPrefix
     postsStateNotifications = store.postsStateNotifications
   }

@@ -92,9 +92,9 @@ struct CompiledMachine<Model> {
   let declaredTransitions: [DeclaredTransition]
   @usableFromInline let clock: any Clock<Duration>
   @usableFromInline let notificationCenter: NotificationCenter
-  /// The statechart tables of a hierarchical definition; `nil` for a flat one, whose events all
-  /// go through the tables above.
-  @usableFromInline let chart: Statechart<Model>?
+  /// The step this definition runs: flat, whose events all go through the tables above, or the
+  /// statechart's, with its tables (chosen by ``init(_:)``).
+  @usableFromInline let engine: MachineEngine<Model>
   /// An unknown event name fires its longest known dot-separated prefix (SCXML 3.12.1).
   @usableFromInline let matchesEventsByPrefix: Bool
   /// Entries, exits and internal transitions are posted to ``notificationCenter``.
@@ -133,7 +133,7 @@ struct CompiledMachine<Model> {
     log = nil
     clock = ContinuousClock()
     notificationCenter = .default
-    chart = nil
+    engine = .flat
     matchesEventsByPrefix = false
     postsStateNotifications = false
   }

@@ -63,8 +63,11 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// The states, in the order they were added; for a hierarchical definition, every state's
   /// canonical path in document order (HIERARCHY.md N2, N4), pseudostates excluded.
   public var states: [String] {
-    guard let chart = compiled.chart else { return compiled.states }
-    return compiled.states.indices.filter { !chart.tree.kinds[$0].isPseudostate }.map { compiled.states[$0] }
+    switch compiled.engine {
+    case .flat: return compiled.states
+    case .statechart(let chart):
+      return compiled.states.indices.filter { !chart.tree.kinds[$0].isPseudostate }.map { compiled.states[$0] }
+    }
   }
 
   /// The events, in the order of their first transition.
@@ -102,8 +105,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// path (`p@0` for a named region); -1 if none.
   @usableFromInline
   func stateIndex(resolving name: String) -> Int32 {
-    guard let chart = compiled.chart else { return -1 }
-    return (try? chart.tree.resolve(name, from: -1, context: "")) ?? -1
+    compiled.engine.resolve(name)
   }
 
   @inlinable
@@ -170,9 +172,8 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
 
   @usableFromInline
   func isFinalState(_ index: Int32) -> Bool {
-    // In a statechart only a top-level final state terminates the machine (S16).
     compiled.isFinal.indices.contains(Int(index)) && compiled.isFinal[Int(index)]
-      && (compiled.chart.map { $0.tree.parents[Int(index)] == -1 } ?? true)
+      && compiled.engine.finalStateTerminates(index)
   }
 
   @usableFromInline

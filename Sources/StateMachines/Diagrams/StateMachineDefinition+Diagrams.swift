@@ -12,7 +12,14 @@ extension StateMachineDefinition {
   ///
   /// Render it with `dot -Tsvg machine.dot > machine.svg`.
   public var dotDiagram: String {
-    if let chart = compiled.chart { return statechartDot(chart) }
+    switch compiled.engine {
+    case .flat: return flatDot()
+    case .statechart(let chart): return statechartDot(chart)
+    }
+  }
+
+  /// The DOT text of a flat machine.
+  private func flatDot() -> String {
     var lines = ["digraph \(dotID(String(describing: Model.self))) {", "  rankdir=LR;"]
     lines.append("  \"__initial\" [label=\"\", shape=point];")
     for (index, state) in compiled.states.enumerated() {
@@ -38,7 +45,14 @@ extension StateMachineDefinition {
   /// A hierarchical machine draws compound states as composite states, with `--` between the
   /// regions of a parallel state.
   public var mermaidDiagram: String {
-    if let chart = compiled.chart { return statechartMermaid(chart) }
+    switch compiled.engine {
+    case .flat: return flatMermaid()
+    case .statechart(let chart): return statechartMermaid(chart)
+    }
+  }
+
+  /// The Mermaid text of a flat machine.
+  private func flatMermaid() -> String {
     var lines = ["stateDiagram-v2"]
     let ids = Dictionary(uniqueKeysWithValues: compiled.states.enumerated().map { ($0.element, "s\($0.offset)") })
     for (index, state) in compiled.states.enumerated() {

@@ -65,16 +65,13 @@ public final class CodableStateMachineStorage<Provider: StateMachineDefinitionPr
 
   public func encode(to encoder: any Encoder) throws {
     let definition = Provider.definition
-    let (index, terminated, encoded) = lock.withLock {
-      (storage.stateIndex, storage.isTerminated, definition.encodedState(of: storage))
-    }
+    let encoded = lock.withLock { definition.encodedState(of: storage) }
     let name = encoded.state
     // A statechart's history is kept under `stateHistory` (S15).
-    let terminatedEarly = terminated && definition.compiled.chart == nil && !definition.isFinalState(index)
-    if terminatedEarly || encoded.history != nil {
+    if encoded.terminatedEarly || encoded.history != nil {
       var container = encoder.container(keyedBy: Keys.self)
       try container.encode(name, forKey: .state)
-      if terminatedEarly { try container.encode(true, forKey: .terminated) }
+      if encoded.terminatedEarly { try container.encode(true, forKey: .terminated) }
       if let history = encoded.history { try container.encode(history, forKey: .stateHistory) }
     } else {
       var container = encoder.singleValueContainer()

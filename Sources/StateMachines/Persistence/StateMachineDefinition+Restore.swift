@@ -91,49 +91,64 @@ extension StateMachineDefinition {
   ///   then unchanged.
   public func restore(_ state: String, on model: Model) throws(StateMachineError) {
     // Resolved before anything changes: a bad name leaves the machine as it is.
-    let chart = compiled.chart
-    let active: [Int32]
-    var chartActive: StateSet?
-    if let chart {
-      let configuration = try configuration(parsing: state, chart)
-      chartActive = configuration
-      active = configuration.members
-    } else {
+    switch compiled.engine {
+    case .flat:
       guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
-      active = [index]
+      try restore(state, model) { restoreFlat(index, model) }
+    case .statechart(let chart):
+      let active = try configuration(parsing: state, chart)
+      try restore(state, model) { restoreChart(active, chart, model) }
     }
+  }
+
+  /// Takes the machine, disarms the old state's triggers, `write`s the resolved state (which
+  /// answers the active states and whether it terminated), arms the new triggers and runs what
+  /// the Observation hooks queued.
+  private func restore(
+    _ state: String, _ model: Model, write: () -> (active: [Int32], terminated: Bool)
+  ) throws(StateMachineError) {
     guard case .taken = admit(model, whileBusy: {}) else {
       trace("restoreState('\(state)') rejected: the machine is running a step")
       throw .busy("restoreState")
     }
     disarm(model)
-    let terminated: Bool
-    if let chart, let chartActive {
-      var configuration = chartConfiguration(model, chart)
-      configuration.active = chartActive
-      configuration.arrivals = [:]
-      configuration.entrySerial = [:]
-      for member in active {
-        configuration.serial &+= 1
-        configuration.entrySerial[member] = configuration.serial
-      }
-      terminated = active.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
-      locked(model) { model._$stateMachineStorage.isTerminated = false }
-      clearStartFlags(model)
-      writeChart(configuration, chart, terminated: terminated, model)
-    } else {
-      let index = active[0]
-      terminated = compiled.isFinal[Int(index)]
-      model._$stateMachineWillChangeState()
-      locked(model) {
-        model._$stateMachineStorage.stateIndex = index
-        model._$stateMachineStorage.isTerminated = terminated
-      }
-      clearStartFlags(model)
-      model._$stateMachineDidChangeState()
-    }
+    let (active, terminated) = write()
     if !terminated { for member in active { arm(member, model) } }
     if endRun(model, event: -1) { throw limitError(-1) }
+  }
+
+  /// Writes a flat machine's state `index`.
+  private func restoreFlat(_ index: Int32, _ model: Model) -> (active: [Int32], terminated: Bool) {
+    let terminated = compiled.isFinal[Int(index)]
+    model._$stateMachineWillChangeState()
+    locked(model) {
+      model._$stateMachineStorage.stateIndex = index
+      model._$stateMachineStorage.isTerminated = terminated
+    }
+    clearStartFlags(model)
+    model._$stateMachineDidChangeState()
+    return ([index], terminated)
+  }
+
+  /// Writes a statechart's `active` states, every one freshly entered (new entry serials), its
+  /// history kept.
+  private func restoreChart(_ active: StateSet, _ chart: Statechart<Model>, _ model: Model)
+    -> (active: [Int32], terminated: Bool)
+  {
+    let members = active.members
+    var configuration = chartConfiguration(model, chart)
+    configuration.active = active
+    configuration.arrivals = [:]
+    configuration.entrySerial = [:]
+    for member in members {
+      configuration.serial &+= 1
+      configuration.entrySerial[member] = configuration.serial
+    }
+    let terminated = members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
+    locked(model) { model._$stateMachineStorage.isTerminated = false }
+    clearStartFlags(model)
+    writeChart(configuration, chart, terminated: terminated, model)
+    return (members, terminated)
   }
 
   /// A restored machine has started: nothing is left to enter.
@@ -145,10 +160,24 @@ extension StateMachineDefinition {
 
   // MARK: Codable
 
-  /// What `Codable` writes for `storage`: the `state` string, and the history records by path
-  /// (`nil` when the machine has no history, or nothing was recorded).
-  func encodedState(of storage: StateMachineStorage) -> (state: String, history: [String: [String]]?) {
-    guard let chart = compiled.chart else { return (stateName(storage.stateIndex), nil) }
+  /// What `Codable` writes for `storage`: the `state` string, whether a flat machine terminated
+  /// in a state that is not final (by a terminating transition, which the state alone does not
+  /// tell), and the history records by path (`nil` when the machine has no history, or nothing
+  /// was recorded).
+  func encodedState(of storage: StateMachineStorage) -> (state: String, terminatedEarly: Bool, history: [String: [String]]?) {
+    switch compiled.engine {
+    case .flat:
+      let index = storage.stateIndex
+      return (stateName(index), storage.isTerminated && !isFinalState(index), nil)
+    case .statechart(let chart):
+      let (state, history) = encodedChartState(of: storage, chart)
+      return (state, false, history)
+    }
+  }
+
+  private func encodedChartState(of storage: StateMachineStorage, _ chart: Statechart<Model>)
+    -> (state: String, history: [String: [String]]?)
+  {
     var configuration = storage.extras?.chart
     if chart.isNested && !storage.isUnstarted {
       var derived = configuration ?? ChartConfiguration(capacity: chart.count)
@@ -171,10 +200,18 @@ extension StateMachineDefinition {
   func decodedStorage(state: String, history: [String: [String]]?, terminated: Bool) throws(StateMachineError)
     -> StateMachineStorage
   {
-    guard let chart = compiled.chart else {
+    switch compiled.engine {
+    case .flat:
       guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
       return StateMachineStorage(self, state: index, terminated: terminated, restored: true)
+    case .statechart(let chart):
+      return try decodedChartStorage(state: state, history: history, terminated: terminated, chart)
     }
+  }
+
+  private func decodedChartStorage(
+    state: String, history: [String: [String]]?, terminated: Bool, _ chart: Statechart<Model>
+  ) throws(StateMachineError) -> StateMachineStorage {
     var configuration = ChartConfiguration(capacity: chart.count)
     configuration.active = try self.configuration(parsing: state, chart)
     for (path, recorded) in history ?? [:] {

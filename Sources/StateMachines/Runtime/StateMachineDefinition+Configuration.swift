@@ -7,26 +7,36 @@ extension StateMachineDefinition {
   /// Every active state's canonical path, in document order (a flat machine: its state).
   public func activeStates(of model: Model) -> [String] {
     startIfNeeded(model)
-    guard let chart = compiled.chart else { return [currentState(of: model)] }
-    return chartConfiguration(model, chart).active.members.map { chart.tree.paths[Int($0)] }
+    return activeStateIndices(model).map { stateName($0) }
   }
 
   /// The active leaves' canonical paths, in document order.
   public func activeLeaves(of model: Model) -> [String] {
     startIfNeeded(model)
-    guard let chart = compiled.chart else { return [currentState(of: model)] }
-    return chartConfiguration(model, chart).active.members.filter { chart.isAtomic($0) }.map { chart.tree.paths[Int($0)] }
+    return activeStateIndices(model).filter { compiled.engine.isAtomic($0) }.map { stateName($0) }
+  }
+
+  /// The active states' indices in document order (a flat machine: its state), which
+  /// ``stateName(_:)`` turns into canonical paths.
+  func activeStateIndices(_ model: Model) -> [Int32] {
+    switch compiled.engine {
+    case .flat: return [locked(model) { model._$stateMachineStorage.stateIndex }]
+    case .statechart(let chart): return chartConfiguration(model, chart).active.members
+    }
   }
 
   /// The active states as an indented tree, one per line (TBStateMachine's debugger view).
   public func configurationDescription(of model: Model) -> String {
     startIfNeeded(model)
-    guard let chart = compiled.chart else { return currentState(of: model) }
-    return chartConfiguration(model, chart).active.members.map { state in
-      let depth = chart.tree.ancestors(of: state).count
-      let name = chart.tree.names[Int(state)]
-      return String(repeating: "  ", count: depth) + (name.isEmpty ? StatePath.splitDeclaration(chart.tree.paths[Int(state)]).name : name)
-    }.joined(separator: "\n")
+    switch compiled.engine {
+    case .flat: return currentState(of: model)
+    case .statechart(let chart):
+      return chartConfiguration(model, chart).active.members.map { state in
+        let depth = chart.tree.ancestors(of: state).count
+        let name = chart.tree.names[Int(state)]
+        return String(repeating: "  ", count: depth) + (name.isEmpty ? StatePath.splitDeclaration(chart.tree.paths[Int(state)]).name : name)
+      }.joined(separator: "\n")
+    }
   }
 
   /// Exits every active state, children first and later regions first, running exit actions
@@ -41,12 +51,7 @@ extension StateMachineDefinition {
     var failure: (any Error)?
     let unstarted = locked(model) { model._$stateMachineStorage.isUnstarted }
     if !unstarted {
-      let active: [Int32]
-      if let chart = compiled.chart {
-        active = chartConfiguration(model, chart).active.members
-      } else {
-        active = [locked(model) { model._$stateMachineStorage.stateIndex }]
-      }
+      let active = activeStateIndices(model)
       let state = currentState(of: model)
       let transition = Transition(event: "", from: state, to: "", source: state, targets: [], kind: .external)
       let announces = announces(model)

@@ -27,14 +27,16 @@ extension StateMachineDefinition {
   /// (HIERARCHY.md), or the flat step.
   @inlinable
   func engineStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
-    if let chart = compiled.chart {
+    switch compiled.engine {
+    case .flat:
+      return flatStep(event, payload, model)
+    case .statechart(let chart):
       let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
       if let plan = chart.plans.plan(event: event, from: start.number) {
         return plannedStep(chart, plan, start, event, payload, model)
       }
       return chartStep(chart, event, payload, model)
     }
-    return flatStep(event, payload, model)
   }
 
   /// Steps 1–9 of SEMANTICS.md for a flat machine.

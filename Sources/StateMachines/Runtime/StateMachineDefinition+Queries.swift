@@ -84,28 +84,36 @@ extension StateMachineDefinition {
   /// Whether `event` would take a transition from `from`, running guards.
   @usableFromInline
   func canTake(_ event: Int32, from: Int32, _ model: Model) -> Bool {
-    if let chart = compiled.chart { return chartCanTake(chart, event, model) }
-    if isTerminated(model) { return false }
-    if let answer = slot(event, from).answerWithoutGuards { return answer }
-    let candidates = compiled.candidateRows.range(state: from, event: event)
-    return (try? selectCandidate(event, from: from, in: candidates, payload: nil, model)) != nil
+    switch compiled.engine {
+    case .flat:
+      if isTerminated(model) { return false }
+      if let answer = slot(event, from).answerWithoutGuards { return answer }
+      let candidates = compiled.candidateRows.range(state: from, event: event)
+      return (try? selectCandidate(event, from: from, in: candidates, payload: nil, model)) != nil
+    case .statechart(let chart):
+      return chartCanTake(chart, event, model)
+    }
   }
 
   /// Whether `model` is in `state`.
   @inlinable
   public func isInState(_ state: StateMachineStateID, on model: Model) -> Bool {
     guard state.definition == compiled.identity else { return false }
-    if compiled.chart != nil { return isInChartState(state.index, on: model) }
     startIfNeeded(model)
-    return locked(model) { model._$stateMachineStorage.stateIndex == state.index }
+    switch compiled.engine {
+    case .flat: return locked(model) { model._$stateMachineStorage.stateIndex == state.index }
+    case .statechart(let chart): return isInChartState(state.index, chart, model)
+    }
   }
 
   /// The name of `model`'s current state.
   @inlinable
   public func currentState(of model: Model) -> String {
     startIfNeeded(model)
-    if let chart = compiled.chart { return chartState(of: model, chart) }
-    return stateName(locked(model) { model._$stateMachineStorage.stateIndex })
+    switch compiled.engine {
+    case .flat: return stateName(locked(model) { model._$stateMachineStorage.stateIndex })
+    case .statechart(let chart): return chartState(of: model, chart)
+    }
   }
 
   /// The events that would take a transition now, in declaration order: one consistent answer,

@@ -5,11 +5,16 @@ extension StateMachineDefinition {
   /// Whether entering `state` runs anything: entry actions (unless it was restored), timeouts
   /// or notifications.
   func needsEntering(_ state: Int32, restored: Bool) -> Bool {
-    // A statechart computes its initial configuration when it starts.
-    // So does a machine that posts its entries.
-    if compiled.chart != nil || compiled.postsStateNotifications { return true }
-    guard compiled.triggers.indices.contains(Int(state)) else { return false }
-    return !compiled.triggers[Int(state)].isEmpty || (!restored && !compiled.entryActions[Int(state)].isEmpty)
+    switch compiled.engine {
+    case .flat:
+      // A machine that posts its entries announces the first one.
+      if compiled.postsStateNotifications { return true }
+      guard compiled.triggers.indices.contains(Int(state)) else { return false }
+      return !compiled.triggers[Int(state)].isEmpty || (!restored && !compiled.entryActions[Int(state)].isEmpty)
+    case .statechart:
+      // A statechart computes its initial configuration when it starts.
+      return true
+    }
   }
 
   /// Enters the current state of a machine that has not started, on a machine this thread owns:
@@ -22,7 +27,15 @@ extension StateMachineDefinition {
       return (storage.stateIndex, storage.slowPathFlags & StateMachineStorage.restoredFlag != 0, storage.isTerminated)
     }
     if terminated { return .accepted }
-    if let chart = compiled.chart { return enterChart(chart, model, restored: restored) }
+    switch compiled.engine {
+    case .flat: return enterFlat(state, model, restored: restored)
+    case .statechart(let chart): return enterChart(chart, model, restored: restored)
+    }
+  }
+
+  /// Enters a flat machine's `state`: arms its triggers, then runs its entry actions (not for a
+  /// `restored` state).
+  func enterFlat(_ state: Int32, _ model: Model, restored: Bool) -> StepOutcome {
     trace("start in '\(stateName(state))'")
     arm(state, model)
     if restored { return .accepted }

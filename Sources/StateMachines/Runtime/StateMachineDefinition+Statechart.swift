@@ -59,9 +59,8 @@ extension StateMachineDefinition {
 
   /// Whether `state` (or, being compound, one of its descendants) is active.
   @inlinable
-  func isInChartState(_ state: Int32, on model: Model) -> Bool {
-    startIfNeeded(model)
-    if let chart = compiled.chart, chart.isNested {
+  func isInChartState(_ state: Int32, _ chart: Statechart<Model>, _ model: Model) -> Bool {
+    if chart.isNested {
       guard state >= 0, Int(state) < chart.count else { return false }
       let leaf = locked(model) { model._$stateMachineStorage.stateIndex }
       return state <= leaf && leaf <= chart.tree.lastDescendant[Int(state)]

@@ -99,7 +99,7 @@ public struct StateMachineStorage {
   /// Storage in a statechart configuration loaded from a saved model: the first use arms its
   /// triggers.
   init<Model>(_ definition: StateMachineDefinition<Model>, configuration: ChartConfiguration, terminated: Bool) {
-    stateIndex = configuration.active.members.first { definition.compiled.chart?.isAtomic($0) ?? true } ?? 0
+    stateIndex = configuration.active.members.first { definition.compiled.engine.isAtomic($0) } ?? 0
     let extras = StateMachineExtras()
     extras.chart = configuration
     self.extras = extras

@@ -37,9 +37,10 @@ extension StateMachineDefinition {
     let extras = extras(of: model)
     // A statechart's trigger is current while its state stays entered (its entry serial, S18);
     // a flat machine's while no transition disarmed the triggers (the epoch).
+    let owner = compiled.engine.triggerOwner(state)
     let armedIn = locked(model) {
-      if compiled.chart != nil, let serial = extras.chart?.entrySerial[state] {
-        return ArmedState(state: state, serial: serial)
+      if owner >= 0, let serial = extras.chart?.entrySerial[owner] {
+        return ArmedState(state: owner, serial: serial)
       }
       return ArmedState(state: -1, serial: extras.epoch)
     }
@@ -47,20 +48,19 @@ extension StateMachineDefinition {
       guard let model else { return }
       _ = self.runToCompletion(event, nil, model, armedIn: armedIn)
     }
-    let tag: Int32 = compiled.chart == nil ? -1 : state
     for trigger in triggers {
       let event = trigger.event
       if let timeout = trigger.timeout {
         let scheduler = compiled.scheduler
         let id = scheduler.schedule(after: timeout) { await delivery.deliver(event) }
-        extras.timeouts.append((scheduler, id, tag))
+        extras.timeouts.append((scheduler, id, owner))
       }
       if let name = trigger.notification {
         let center = compiled.notificationCenter
         let token = center.addObserver(forName: name, object: nil, queue: nil) { _ in
           delivery.deliverNotification(event)
         }
-        extras.observations.append((center, token, tag))
+        extras.observations.append((center, token, owner))
       }
     }
   }
