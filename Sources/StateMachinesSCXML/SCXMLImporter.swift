@@ -67,8 +67,11 @@ struct SCXMLImporter<Model: StateMachineObject> {
       } catch {
         throw .invalidDocument(error.located, line: child.line, column: child.column)
       }
-      if byID[id] != nil {
-        throw .invalidDocument("id '\(id)' is declared twice", line: child.line, column: child.column)
+      if let first = byID[id] {
+        let element = states[first].element
+        throw .invalidDocument(
+          "id '\(id)' is declared twice (the first is at \(element.line):\(element.column))", line: child.line,
+          column: child.column)
       }
       let path = parentPath.map { "\($0)/\(id)" } ?? id
       byID[id] = states.count
