@@ -35,7 +35,7 @@ let chartRows: [Row] = [
       Chart(
         name: "undeclared", format: .scxml,
         text: scxml(#"<state id="a"><transition event="go" target="nowhere"/></state>"#),
-        message: "no state has id 'nowhere'", places: [at(2, 53)], thrown: .invalidDocument),
+        message: "no state has id 'nowhere'", places: [at(2, 54)], thrown: .invalidDocument),
     ],
     otherFormats: ""),
   Row(
@@ -68,7 +68,7 @@ let chartRows: [Row] = [
       Chart(
         name: "value", format: .scxml,
         text: scxml(#"<state id="a"><onentry><send event="e" delay="soon"/></onentry></state>"#),
-        message: "delay 'soon' is not a duration", places: [at(2, 54)], thrown: .invalidDocument),
+        message: "delay 'soon' is not a duration", places: [at(2, 52)], thrown: .invalidDocument),
     ],
     otherFormats: "TB JSON: no values (timeouts, limits)."),
   Row(
@@ -111,7 +111,7 @@ let chartRows: [Row] = [
         message: "state name 'a,b' contains '/', '@' or ','", places: [at(1, 22, "/states/0/name")], thrown: .invalidJSON),
       Chart(
         name: "name", format: .scxml, text: scxml(#"<state id="a/b"/>"#), message: "state name 'a/b' contains '/', '@' or ','",
-        places: [at(2, 18)], thrown: .invalidDocument),
+        places: [at(2, 16)], thrown: .invalidDocument),
     ],
     otherFormats: ""),
   Row(
@@ -133,7 +133,7 @@ let chartRows: [Row] = [
         message: "duplicate key 'a' (the first is at 1:18)", places: [at(2, 2, "/states/a")], thrown: .invalidJSON),
       Chart(
         name: "duplicate", format: .scxml, text: scxml("<state id=\"a\"/>\n<state id=\"a\"/>"),
-        message: "id 'a' is declared twice (the first is at 2:16)", places: [at(3, 16)], thrown: .invalidDocument),
+        message: "id 'a' is declared twice (the first is at 2:14)", places: [at(3, 14)], thrown: .invalidDocument),
     ],
     otherFormats: ""),
   Row(kind: .invalidStructure, charts: structureCharts, otherFormats: structureFormats),
@@ -142,10 +142,10 @@ let chartRows: [Row] = [
     charts: [
       Chart(
         name: "unsupported", format: .scxml, text: scxml(#"<state id="a"><invoke src="x"/></state>"#),
-        message: "<invoke> is not supported", places: [at(2, 32)], thrown: .invalidDocument),
+        message: "<invoke> is not supported", places: [at(2, 30)], thrown: .invalidDocument),
       Chart(
         name: "malformed", format: .scxml, text: scxml("<state id=\"a\">\n<state id=\"b\"/>"),
-        message: "malformed XML", places: [at(5, 1)], thrown: .invalidDocument),
+        message: "malformed XML", places: [at(4, 9)], thrown: .invalidDocument),
     ],
     otherFormats: "JSON and TB JSON: their format errors are the invalidJSON row's."),
   Row(

@@ -15,7 +15,8 @@ struct Chart: CustomStringConvertible, Sendable {
     }
   }
 
-  /// Where the error or one of its notes points: JSON gives a pointer, SCXML does not.
+  /// Where the error or one of its notes points: JSON gives a pointer, SCXML does not. An SCXML
+  /// element's column is where the XML parser places it: the end of its start tag.
   struct Place: Sendable {
     let line: Int
     let column: Int
