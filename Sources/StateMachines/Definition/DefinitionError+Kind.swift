@@ -1,5 +1,5 @@
 extension DefinitionError {
-  /// The cases of ``DefinitionError``, without their values.
+  /// The cases of ``DefinitionError``, without their values: each is named as its case.
   public enum Kind: String, CaseIterable, Sendable {
     case noStates, emptyName, undeclaredState, undeclaredEvent, internalTransitionChangesState, invalidValue
     case ambiguousState, invalidPath, invalidName, duplicateState, invalidStructure, invalidDocument

@@ -8,6 +8,7 @@ public struct DefinitionLocation: Equatable, Hashable, Sendable, CustomStringCon
   /// The RFC 6901 pointer of the culprit's value in a JSON document; `nil` for SCXML.
   public let pointer: String?
 
+  /// A location: `pointer` for a JSON document only.
   public init(line: Int, column: Int, pointer: String? = nil) {
     self.line = line
     self.column = column
