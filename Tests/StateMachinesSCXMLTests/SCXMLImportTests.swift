@@ -182,6 +182,22 @@ struct SCXMLImportTests {
     #expect(locations == [DefinitionLocation(line: 4, column: 49)])
   }
 
+  @Test("a repeated transition, which the definition drops, does not shift the location of a later culprit")
+  func locatedAfterARepeat() {
+    let error = Self.importError(
+      Self.document(
+        """
+        <state id="s"><state id="a"/><state id="b"/></state>
+        <state id="t"><transition event="e" target="a"/><transition event="e" target="a"/>
+        <transition event="f" target="a b"/></state>
+        """))
+    guard case .located(.invalidStructure, let locations)? = error else {
+      Issue.record("expected a located invalidStructure, got \(String(describing: error))")
+      return
+    }
+    #expect(locations.map(\.line) == [5])
+  }
+
   @Test("In() stays the import's own condition when every unknown name is bound (the command-line tool)")
   func builtInConditionsBeforeFallbackBindings() throws {
     let data = Self.document(
