@@ -22,7 +22,15 @@ let package = Package(
         .product(name: "StateMachinesSCXML", package: "StateMachines"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
-    )
+    ),
+    // Runs the built `statemachine` on a chart per definition error (issue 26 §2).
+    .testTarget(
+      name: "statemachineTests",
+      dependencies: [
+        .product(name: "StateMachines", package: "StateMachines"),
+        .product(name: "StateMachinesSCXML", package: "StateMachines"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

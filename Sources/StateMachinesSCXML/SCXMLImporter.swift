@@ -31,9 +31,14 @@ struct SCXMLImporter<Model: StateMachineObject> {
   /// The builder calls, in document order.
   private(set) var operations: [(StateMachineBuilder<Model>) -> Void] = []
   private var generatedIDs = 0
+  /// The document's root, and the `<transition>` of each transition the operations declare, in
+  /// order: where an error the definition's checks find is located (``SCXMLImporter/locate(_:culprits:)``).
+  let root: XMLTree
+  private(set) var transitionElements: [XMLTree] = []
 
   init(_ root: XMLTree, bind: Bindings<Model>) throws(DefinitionError) {
     self.bind = bind
+    self.root = root
     guard root.name == "scxml", root.namespace == Self.namespace || root.namespace == nil || root.namespace == "" else {
       throw .invalidDocument("the root element is <\(root.name)>, not <scxml>", line: root.line, column: root.column)
     }
@@ -62,8 +67,11 @@ struct SCXMLImporter<Model: StateMachineObject> {
       } catch {
         throw .invalidDocument(error.located, line: child.line, column: child.column)
       }
-      if byID[id] != nil {
-        throw .invalidDocument("id '\(id)' is declared twice", line: child.line, column: child.column)
+      if let first = byID[id] {
+        let element = states[first].element
+        throw .invalidDocument(
+          "id '\(id)' is declared twice (the first is at \(element.line):\(element.column))", line: child.line,
+          column: child.column)
       }
       let path = parentPath.map { "\($0)/\(id)" } ?? id
       byID[id] = states.count
@@ -239,10 +247,12 @@ struct SCXMLImporter<Model: StateMachineObject> {
     }
     guard let descriptors = element.attributes["event"] else {
       operations.append { declare($0.always(transitionFrom: from, to: targetPaths, kind: kind)) }
+      transitionElements.append(element)
       return
     }
     for event in events(matching: descriptors) {
       operations.append { declare($0.when(event, transitionFrom: from, to: targetPaths, kind: kind)) }
+      transitionElements.append(element)
     }
   }
 

@@ -12,7 +12,8 @@ extension StateMachineDefinition {
   ///
   /// - Throws: ``DefinitionError/invalidDocument(_:line:column:)`` for malformed XML, an
   ///   unsupported element, an unknown id or an unbound name; any other ``DefinitionError`` the
-  ///   definition's checks find.
+  ///   definition's checks find, wrapped in ``DefinitionError/located(_:at:)`` with the line and
+  ///   column of its culprits' elements (a culprit that `build` added has no location).
   public convenience init(
     scxml data: Data, clock: any Clock<Duration> = ContinuousClock(),
     bind: (inout Bindings<Model>) -> Void = { _ in }, _ build: (StateMachineBuilder<Model>) -> Void = { _ in }
@@ -25,7 +26,8 @@ extension StateMachineDefinition {
       for operation in importer.operations { operation(sm) }
       build(sm)
     }
-    try validate()
+    // An error the checks find is reported at the element of its culprit.
+    if let definitionError { throw importer.locate(definitionError, culprits: definitionCulprits) }
   }
 }
 

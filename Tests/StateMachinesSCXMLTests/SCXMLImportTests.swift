@@ -165,7 +165,7 @@ struct SCXMLImportTests {
     #expect(Self.importError(Data()) != nil)
   }
 
-  @Test("a structural error found after the import is a DefinitionError naming the culprit (S20)")
+  @Test("a structural error found after the import is a DefinitionError naming the culprit (S20), at its element")
   func structural() {
     let error = Self.importError(
       Self.document(
@@ -173,11 +173,29 @@ struct SCXMLImportTests {
         <state id="s"><state id="a"/><state id="b"/></state>
         <state id="t"><transition event="e" target="a b"/></state>
         """))
-    guard case .invalidStructure(let message)? = error else {
-      Issue.record("expected invalidStructure, got \(String(describing: error))")
+    guard case .located(.invalidStructure(let message), let locations)? = error else {
+      Issue.record("expected a located invalidStructure, got \(String(describing: error))")
       return
     }
     #expect(message == "transition 'e': 's/a' and 's/b' are not in distinct regions of one parallel state")
+    // The <transition> (where the parser places an element: the end of its start tag).
+    #expect(locations == [DefinitionLocation(line: 4, column: 49)])
+  }
+
+  @Test("a repeated transition, which the definition drops, does not shift the location of a later culprit")
+  func locatedAfterARepeat() {
+    let error = Self.importError(
+      Self.document(
+        """
+        <state id="s"><state id="a"/><state id="b"/></state>
+        <state id="t"><transition event="e" target="a"/><transition event="e" target="a"/>
+        <transition event="f" target="a b"/></state>
+        """))
+    guard case .located(.invalidStructure, let locations)? = error else {
+      Issue.record("expected a located invalidStructure, got \(String(describing: error))")
+      return
+    }
+    #expect(locations.map(\.line) == [5])
   }
 
   @Test("In() stays the import's own condition when every unknown name is bound (the command-line tool)")

@@ -84,10 +84,20 @@ final class BuilderStore<Model> {
   var log: StateMachineLog?
   var postsStateNotifications = false
 
-  /// Names declared twice in one scope with different kinds (N6), reported when compiling.
-  var conflictingDeclarations: [String] = [] {
+  /// Names declared twice in one scope with different kinds (N6), reported when compiling: the
+  /// path as written, the node declared first, and which call to ``declare(_:kind:in:)`` conflicts.
+  var conflictingDeclarations: [(path: String, node: Int, declaration: Int)] = [] {
     didSet { checkedTree = nil }
   }
+  /// How many times ``declare(_:kind:in:)`` was called: a loader counts its declarations alike,
+  /// to locate a conflicting one.
+  private(set) var declarationCount = 0
+  /// What caused the error compiling threw (``DefinitionCulprit``), for a loader to locate it;
+  /// empty if it was not found in the declarations.
+  var failureCulprits: [DefinitionCulprit] = []
+  /// For each of ``transitions``, its index in ``declaredTransitions``; `nil` when they are one
+  /// list.
+  private var uniqueOrigins: [Int]?
   /// Where each declared node is, by (scope, parent path, name), so that declaring is linear.
   private var declaredIndex: [DeclarationKey: Int] = [:]
   /// The placeholders the root's `initialState` added, by name.
@@ -100,12 +110,13 @@ final class BuilderStore<Model> {
   func declare(_ path: String, kind: DeclaredKind, in scope: Int) -> Int {
     let (parentPath, name) = StatePath.splitDeclaration(path)
     let key = DeclarationKey(scope: scope, parentPath: parentPath, name: name)
+    declarationCount += 1
     if let existing = declaredIndex[key] {
       let kinds = (nodes[existing].kind, kind)
       if kinds == (.state, .final) {
         nodes[existing].kind = .final
       } else if kinds.0 != kinds.1 && kinds != (.final, .state) {
-        conflictingDeclarations.append(path)
+        conflictingDeclarations.append((path, existing, declarationCount - 1))
       }
       return existing
     }
@@ -159,13 +170,16 @@ final class BuilderStore<Model> {
     // A loader that checked its transitions for repeats spares the hashing of every one of them.
     if declaredTransitions.count == knownUniqueCount {
       uniqueTransitions = declaredTransitions
+      uniqueOrigins = nil
       return declaredTransitions
     }
     var plain: Set<PlainTransitionKey> = []
     plain.reserveCapacity(declaredTransitions.count)
     var unique: [TransitionSpec] = []
     unique.reserveCapacity(declaredTransitions.count)
-    for spec in declaredTransitions {
+    var origins: [Int] = []
+    origins.reserveCapacity(declaredTransitions.count)
+    for (index, spec) in declaredTransitions.enumerated() {
       if spec.guardBody == nil, spec.action == nil, spec.timeout == nil, spec.notification == nil {
         let key = PlainTransitionKey(
           event: spec.event, from: spec.from, to: spec.to, kind: spec.kind, eventless: spec.isEventless,
@@ -173,9 +187,35 @@ final class BuilderStore<Model> {
         guard plain.insert(key).inserted else { continue }
       }
       unique.append(spec)
+      origins.append(index)
     }
     uniqueTransitions = unique
+    uniqueOrigins = unique.count == declaredTransitions.count ? nil : origins
     return unique
+  }
+
+  /// The index in ``declaredTransitions`` of the `index`th of ``transitions``.
+  func declaredIndex(ofTransition index: Int) -> Int { uniqueOrigins?[index] ?? index }
+
+  /// `error`, its culprits recorded for the loader that will locate it.
+  func failure(_ error: DefinitionError, _ culprits: DefinitionCulprit...) -> DefinitionError {
+    failure(error, culprits)
+  }
+
+  func failure(_ error: DefinitionError, _ culprits: [DefinitionCulprit]) -> DefinitionError {
+    failureCulprits = culprits
+    return error
+  }
+
+  /// Runs `body`; an error it throws is blamed on `culprit`.
+  func blaming<T>(
+    _ culprit: @autoclosure () -> DefinitionCulprit, _ body: () throws(DefinitionError) -> T
+  ) throws(DefinitionError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw failure(error, culprit())
+    }
   }
 
   /// Whether the definition needs the statechart runtime: nested or parallel states,

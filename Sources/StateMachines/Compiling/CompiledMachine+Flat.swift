@@ -234,15 +234,19 @@ extension CompiledMachine {
       if events[name] == nil { throw .undeclaredEvent(name, context: context()) }
     }
     if let initial = builder.initialState { try state(initial, "initialState") }
-    for transition in builder.transitions {
-      let context = "transition '\(transition.event)'"
-      for from in transition.fromNames ?? [] { try state(from, context) }
-      if let to = transition.toName { try state(to, context) }
-      if let timeout = transition.timeout, timeout < .zero {
-        throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
-      }
-      if transition.isInternal, let to = transition.toName, transition.fromNames != [to] {
-        throw .internalTransitionChangesState(event: transition.event)
+    for (index, transition) in builder.transitions.enumerated() {
+      // An error about the transition is blamed on it, for a loader to locate.
+      try builder.store.blaming(.transition(builder.store.declaredIndex(ofTransition: index), target: nil)) {
+        () throws(DefinitionError) in
+        let context = "transition '\(transition.event)'"
+        for from in transition.fromNames ?? [] { try state(from, context) }
+        if let to = transition.toName { try state(to, context) }
+        if let timeout = transition.timeout, timeout < .zero {
+          throw .invalidValue("\(timeout)", context: "the timeout of \(context)")
+        }
+        if transition.isInternal, let to = transition.toName, transition.fromNames != [to] {
+          throw .internalTransitionChangesState(event: transition.event)
+        }
       }
     }
     for callback in builder.beforeCallbacks { try event(callback.name, "before('\(callback.name)')") }

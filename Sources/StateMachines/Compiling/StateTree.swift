@@ -71,7 +71,10 @@ struct StateTree {
   /// under one parent, and drops an `initialState` placeholder whose name is declared elsewhere.
   init<Model>(_ store: BuilderStore<Model>) throws(DefinitionError) {
     let declared = store.nodes
-    if let conflict = store.conflictingDeclarations.first { throw .duplicateState(conflict) }
+    if let conflict = store.conflictingDeclarations.first {
+      throw store.failure(
+        .duplicateState(conflict.path), .node(conflict.node, path: conflict.path), .declaration(conflict.declaration))
+    }
     var explicitNames = Set<String>()
     explicitNames.reserveCapacity(declared.count)
     for node in declared where !node.isImplicit { explicitNames.insert(node.name) }
@@ -81,7 +84,10 @@ struct StateTree {
           name: node.name, scope: node.scope, parentPath: node.parentPath, kind: node.kind.names,
           isExcluded: node.isImplicit && explicitNames.contains(node.name))
       })
-    if let error = tree.errors.first { throw DefinitionError(error.error, context: error.context) }
+    if let error = tree.errors.first {
+      throw store.failure(
+        DefinitionError(error.error, context: error.context), .node(error.declared, path: declared[error.declared].name))
+    }
     nameTree = tree
     declaredOf = tree.declaredOf
     indexOfDeclared = tree.indexOfDeclared

@@ -182,6 +182,8 @@ extension Statechart {
     }
     let count = tree.count
     func node(_ state: Int32) -> DeclaredNode<Model> { store.nodes[tree.declaredOf[Int(state)]] }
+    // The culprit of an error about a node, for a loader to locate.
+    func culprit(_ state: Int32) -> DefinitionCulprit { .node(tree.declaredOf[Int(state)], path: tree.paths[Int(state)]) }
 
     // Initial states (S11): a descendant at any depth, or one per region; default: first child.
     var initial = [[Int32]](repeating: [], count: count)
@@ -190,23 +192,33 @@ extension Statechart {
       // A final state is atomic (S16): one declared with children (a compound state redeclared
       // final, N6) is refused rather than entered with an empty configuration.
       if tree.kinds[Int(state)] == .final && !tree.children[Int(state)].isEmpty {
-        throw .invalidStructure("final state '\(tree.paths[Int(state)])' has children; a final state is atomic")
+        throw store.failure(
+          .invalidStructure("final state '\(tree.paths[Int(state)])' has children; a final state is atomic"), culprit(state))
       }
       let declared = node(state)
       initialActions[Int(state)] = declared.initialAction
       guard tree.kinds[Int(state)] == .compound else {
         if !declared.initial.isEmpty && tree.kinds[Int(state)] != .compound {
-          throw .invalidStructure("initialState of '\(tree.paths[Int(state)])': only a compound state has an initial state")
+          throw store.failure(
+            .invalidStructure("initialState of '\(tree.paths[Int(state)])': only a compound state has an initial state"),
+            .initial(of: tree.declaredOf[Int(state)], path: tree.paths[Int(state)], entry: nil))
         }
         continue
       }
+      let node = tree.declaredOf[Int(state)]
       initial[Int(state)] = try initialTargets(
-        declared.initial.map { text throws(DefinitionError) in
-          try resolve(text, in: tree.declaredOf[Int(state)], "initialState of '\(tree.paths[Int(state)])'")
-        }, of: state, tree: tree)
+        declared.initial.enumerated().map { entry, text throws(DefinitionError) in
+          try store.blaming(.initial(of: node, path: tree.paths[Int(state)], entry: entry)) { () throws(DefinitionError) in
+            try resolve(text, in: node, "initialState of '\(tree.paths[Int(state)])'")
+          }
+        }, of: state, tree: tree, store: store)
     }
     let rootInitial = try initialTargets(
-      store.rootInitial.map { text throws(DefinitionError) in try resolve(text, in: -1, "initialState") }, of: -1, tree: tree)
+      store.rootInitial.enumerated().map { entry, text throws(DefinitionError) in
+        try store.blaming(.initial(of: -1, path: "", entry: entry)) { () throws(DefinitionError) in
+          try resolve(text, in: -1, "initialState")
+        }
+      }, of: -1, tree: tree, store: store)
 
     // Pseudostates.
     var historyDefaults = [[Int32]](repeating: [], count: count)
@@ -220,13 +232,18 @@ extension Statechart {
       switch tree.kinds[Int(state)] {
       case .history:
         guard parent >= 0, tree.kinds[Int(parent)] == .compound || tree.kinds[Int(parent)] == .parallel else {
-          throw .invalidStructure("history '\(path)' must be the child of a compound or parallel state")
+          throw store.failure(
+            .invalidStructure("history '\(path)' must be the child of a compound or parallel state"), culprit(state))
         }
         var defaults: [Int32] = []
-        for text in declared.targets {
-          let target = try resolve(text, in: tree.declaredOf[Int(parent)], "the default of history '\(path)'")
+        for (entry, text) in declared.targets.enumerated() {
+          let blamed = DefinitionCulprit.historyDefault(of: tree.declaredOf[Int(state)], path: path, entry: entry)
+          let target = try store.blaming(blamed) { () throws(DefinitionError) in
+            try resolve(text, in: tree.declaredOf[Int(parent)], "the default of history '\(path)'")
+          }
           guard tree.isDescendant(target, of: parent) else {
-            throw .invalidStructure("the default '\(tree.paths[Int(target)])' of history '\(path)' is outside its parent")
+            throw store.failure(
+              .invalidStructure("the default '\(tree.paths[Int(target)])' of history '\(path)' is outside its parent"), blamed)
           }
           defaults.append(target)
         }
@@ -237,17 +254,27 @@ extension Statechart {
         historyDefaults[Int(state)] = defaults
         historyActions[Int(state)] = declared.defaultAction
       case .junction:
-        guard !declared.junctionPaths.isEmpty else { throw .invalidStructure("junction '\(path)' has no paths") }
-        junctionPaths[Int(state)] = try declared.junctionPaths.map { junctionPath throws(DefinitionError) in
-          let target = try resolve(junctionPath.target, "a path of junction '\(path)'")
+        guard !declared.junctionPaths.isEmpty else {
+          throw store.failure(.invalidStructure("junction '\(path)' has no paths"), culprit(state))
+        }
+        junctionPaths[Int(state)] = try declared.junctionPaths.enumerated().map { index, junctionPath throws(DefinitionError) in
+          let blamed = DefinitionCulprit.junctionPath(of: tree.declaredOf[Int(state)], path: path, index: index)
+          let target = try store.blaming(blamed) { () throws(DefinitionError) in
+            try resolve(junctionPath.target, "a path of junction '\(path)'")
+          }
           guard tree.kinds[Int(target)] != .junction && tree.kinds[Int(target)] != .join else {
-            throw .invalidStructure("a path of junction '\(path)' leads to pseudostate '\(tree.paths[Int(target)])'")
+            throw store.failure(
+              .invalidStructure("a path of junction '\(path)' leads to pseudostate '\(tree.paths[Int(target)])'"), blamed)
           }
           return Path(target: target, guardBody: junctionPath.guardBody, action: junctionPath.action)
         }
       case .join:
-        guard let target = declared.targets.first else { throw .invalidStructure("join '\(path)' has no target") }
-        joinTargets[Int(state)] = try resolve(target, in: tree.declaredOf[Int(state)], "join '\(path)'")
+        guard let target = declared.targets.first else {
+          throw store.failure(.invalidStructure("join '\(path)' has no target"), culprit(state))
+        }
+        joinTargets[Int(state)] = try store.blaming(culprit(state)) { () throws(DefinitionError) in
+          try resolve(target, in: tree.declaredOf[Int(state)], "join '\(path)'")
+        }
       default:
         break
       }
@@ -257,40 +284,61 @@ extension Statechart {
     var transitions: [ChartTransition] = []
     transitions.reserveCapacity(store.transitions.count)
     var joinSources = [[Int32]](repeating: [], count: count)
-    for spec in store.transitions {
+    // The transition that brings each join source, to locate an error about it.
+    var joinSourceTransitions = [[Int]](repeating: [], count: count)
+    for (transitionIndex, spec) in store.transitions.enumerated() {
       // Made only for an error message (a local function: a closure value was a heap allocation
       // per transition).
       func context() -> String { spec.isEventless ? "an eventless transition" : "transition '\(spec.event)'" }
-      let targets = try spec.to.map { reference throws(DefinitionError) in try resolve(reference, context()) }
-      try checkFork(targets, tree: tree, context: context())
+      // The transition as declared, the culprit of any error about it.
+      func declared() -> Int { store.declaredIndex(ofTransition: transitionIndex) }
+      let targets = try spec.to.enumerated().map { index, reference throws(DefinitionError) in
+        try store.blaming(.transition(declared(), target: index)) { () throws(DefinitionError) in
+          try resolve(reference, context())
+        }
+      }
+      try checkFork(targets, tree: tree, context: context()) { error, a, b in
+        store.failure(error, .transition(declared(), target: a), .transition(declared(), target: b))
+      }
       if let timeout = spec.timeout, timeout < .zero {
-        throw .invalidValue("\(timeout)", context: "the timeout of \(context())")
+        throw store.failure(.invalidValue("\(timeout)", context: "the timeout of \(context())"), .transition(declared(), target: nil))
       }
       // The sources are resolved one by one: an array of them per transition made a good part of
       // a large definition's allocations. `nil` is the root (a wildcard).
       for position in 0..<(spec.from?.count ?? 1) {
-        let source = try spec.from.map { list throws(DefinitionError) in try resolve(list[position], context()) } ?? -1
+        let source = try store.blaming(.transition(declared(), target: nil)) { () throws(DefinitionError) in
+          try spec.from.map { list throws(DefinitionError) in try resolve(list[position], context()) } ?? -1
+        }
         // `internal: true` (or `kind: .internal`) stays in its state: a target must be the source.
         if spec.isInternal && !spec.terminates && targets.contains(where: { $0 != source }) {
-          throw .internalTransitionChangesState(event: spec.event)
+          throw store.failure(.internalTransitionChangesState(event: spec.event), .transition(declared(), target: nil))
         }
         if source >= 0 && tree.kinds[Int(source)].isPseudostate {
-          throw .invalidStructure("\(context()) leaves pseudostate '\(tree.paths[Int(source)])'; only states are sources")
+          throw store.failure(
+            .invalidStructure("\(context()) leaves pseudostate '\(tree.paths[Int(source)])'; only states are sources"),
+            .transition(declared(), target: nil))
         }
         let event: Int32
         if spec.isEventless {
           event = -1
         } else if spec.isDoneTransition {
           guard source >= 0, tree.kinds[Int(source)] == .compound || tree.kinds[Int(source)] == .parallel else {
-            throw .invalidStructure("whenDone names '\(tree.path(source))', which is not a compound or parallel state")
+            throw store.failure(
+              .invalidStructure("whenDone names '\(tree.path(source))', which is not a compound or parallel state"),
+              .transition(declared(), target: nil))
           }
           event = events.add(doneEventName(of: source, tree: tree))
         } else {
-          if spec.event.isEmpty { throw .emptyName(context: "a transition's event") }
+          if spec.event.isEmpty {
+            throw store.failure(.emptyName(context: "a transition's event"), .transition(declared(), target: nil))
+          }
           event = events.add(spec.event)
         }
         for target in targets where tree.kinds[Int(target)] == .join {
-          if !joinSources[Int(target)].contains(source) { joinSources[Int(target)].append(source) }
+          if !joinSources[Int(target)].contains(source) {
+            joinSources[Int(target)].append(source)
+            joinSourceTransitions[Int(target)].append(declared())
+          }
         }
         // `internal: true` to the source itself is targetless.
         let effectiveTargets = spec.isInternal ? [] : targets
@@ -302,7 +350,7 @@ extension Statechart {
       }
     }
     for join in 0..<Int32(count) where tree.kinds[Int(join)] == .join {
-      try checkJoin(join, sources: joinSources[Int(join)], tree: tree)
+      try checkJoin(join, sources: joinSources[Int(join)], transitions: joinSourceTransitions[Int(join)], tree: tree, store: store)
     }
     var doneEvents = [Int32](repeating: -1, count: count)
     for state in 0..<Int32(count) where tree.kinds[Int(state)] == .compound || tree.kinds[Int(state)] == .parallel {
@@ -318,52 +366,6 @@ extension Statechart {
   /// The event raised when `state` is done (S16).
   static func doneEventName(of state: Int32, tree: StateTree) -> String {
     "done.state.\(tree.paths[Int(state)])"
-  }
-
-  /// The initial targets of `state` (-1: the root): `declared`, checked to be descendants in
-  /// distinct regions, or the first child state.
-  private static func initialTargets(_ declared: [Int32], of state: Int32, tree: StateTree) throws(DefinitionError) -> [Int32] {
-    let name = state == -1 ? "the machine" : "'\(tree.paths[Int(state)])'"
-    if declared.isEmpty {
-      guard let first = tree.stateChildren(of: state).first else {
-        throw state == -1 ? .noStates : .invalidStructure("\(name) has no child states")
-      }
-      return [first]
-    }
-    for target in declared where !tree.isDescendant(target, of: state) {
-      throw .invalidStructure("the initial state '\(tree.paths[Int(target)])' of \(name) is not inside it")
-    }
-    try checkFork(declared, tree: tree, context: "the initial states of \(name)")
-    return declared
-  }
-
-  /// Several targets must lie in distinct regions of parallel states (S17a, S20).
-  private static func checkFork(
-    _ targets: [Int32], tree: StateTree, context: @autoclosure () -> String
-  ) throws(DefinitionError) {
-    guard targets.count > 1 else { return }
-    for (i, a) in targets.enumerated() {
-      for b in targets[(i + 1)...] {
-        // The nearest common ancestor of a and b must be parallel, with a and b in different regions.
-        var common = tree.parents[Int(a)]
-        while common != -1 && !(tree.isDescendant(b, of: common)) { common = tree.parents[Int(common)] }
-        if a == b || tree.isDescendant(a, of: b) || tree.isDescendant(b, of: a) || common == -1
-          || tree.kinds[Int(common)] != .parallel
-        {
-          throw .invalidStructure(
-            "\(context()): '\(tree.paths[Int(a)])' and '\(tree.paths[Int(b)])' are not in distinct regions of one parallel state")
-        }
-      }
-    }
-  }
-
-  /// The sources of a join must lie in distinct regions of one parallel state (S17b, S20).
-  private static func checkJoin(_ join: Int32, sources: [Int32], tree: StateTree) throws(DefinitionError) {
-    let path = tree.paths[Int(join)]
-    guard sources.count >= 2, !sources.contains(-1) else {
-      throw .invalidStructure("join '\(path)' needs transitions from at least two states in distinct regions")
-    }
-    try checkFork(sources, tree: tree, context: "the sources of join '\(path)'")
   }
 }
 

@@ -186,3 +186,11 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
     compiled.events.indices.contains(Int(index)) ? compiled.events[Int(index)] : ""
   }
 }
+
+extension StateMachineDefinition {
+  /// What caused ``definitionError`` in the declarations, for the loader of a document to locate
+  /// it; empty if the error is not about a declaration.
+  package var definitionCulprits: [DefinitionCulprit] {
+    definitionError == nil ? [] : declarations.failureCulprits
+  }
+}

@@ -99,6 +99,10 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
   /// A document names a guard or an action that the bindings do not supply: what it is
   /// (`guard 'hasTrack'`), the JSON pointer of its use, and where that is.
   case unboundName(String, at: String, line: Int, column: Int)
+  /// An error the definition's checks found in a document, at where its culprit is written: one
+  /// location, or several for an error that several nodes cause together (a duplicate name, a
+  /// fork's targets in one region), the first the main one.
+  indirect case located(DefinitionError, at: [DefinitionLocation])
 
   public var description: String {
     switch self {
@@ -130,6 +134,10 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
       return "\(line):\(column): \(message) (at '\(pointer)')"
     case .unboundName(let name, let pointer, let line, let column):
       return "\(line):\(column): \(name) is not bound (at '\(pointer)')"
+    case .located(let error, let locations):
+      guard let first = locations.first else { return error.description }
+      let main = "\(first.line):\(first.column): \(error)" + (first.pointer.map { " (at '\($0)')" } ?? "")
+      return ([main] + locations.dropFirst().map { "also \($0)" }).joined(separator: "; ")
     }
   }
 }

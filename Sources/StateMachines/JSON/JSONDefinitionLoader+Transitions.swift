@@ -154,6 +154,7 @@ extension JSONDefinitionLoader {
       references.append(
         Reference(reference: .name(target, scope: node), value: value, target: (store.declaredTransitions.count, 0)))
       store.declaredTransitions.append(.init(event: event, from: from, to: [.name(target, scope: node)]))
+      sites.transition(at: value)
       return
     }
     let written = try readTransition(value, pointer(), allowed: allowedKeys)
@@ -184,5 +185,6 @@ extension JSONDefinitionLoader {
     spec.actionNames = written.actionNames
     spec.description = written.description
     store.declaredTransitions.append(spec)
+    sites.transition(at: value, targets: written.targetValues)
   }
 }

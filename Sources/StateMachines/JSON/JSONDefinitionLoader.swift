@@ -18,6 +18,8 @@ struct JSONDefinitionLoader<Model> {
   /// Every state reference the document makes, checked once the tree is known, so that an
   /// unknown or ambiguous name is reported where it is written.
   var references: [Reference] = []
+  /// Where each declaration is, to locate an error compiling finds.
+  var sites = JSONSourceMap()
 
   /// A state reference as written, and, for a transition's target, where it is in the store, so
   /// that compiling finds it resolved (`.node`) rather than resolving it again.
@@ -54,6 +56,7 @@ struct JSONDefinitionLoader<Model> {
       case "initial":
         let names = try document.strings(member.value, pointer)
         store.rootInitial = names
+        sites.initial(of: -1, at: member.value)
         for (index, name) in names.enumerated() {
           references.append(
             Reference(
@@ -76,7 +79,7 @@ struct JSONDefinitionLoader<Model> {
 
   /// Resolves every reference by N4/N5 against the declared tree.
   mutating func checkReferences() throws(DefinitionError) {
-    let tree = try document.tree(of: store)
+    let tree = try document.tree(of: store, sites: sites)
     for written in references {
       let state = try document.resolve(
         written.reference, in: tree, at: written.value, written.pointer ?? document.pointer(to: written.value))
@@ -141,6 +144,7 @@ struct JSONDefinitionLoader<Model> {
     default: kind = .state
     }
     let node = store.declare(name, kind: kind, in: parent)
+    sites.declared(node, at: member.value)
     store.nodes[node].description = try fields["description"].map { value throws(DefinitionError) in
       try document.string(value, pointer() + "/description")
     }
@@ -152,6 +156,7 @@ struct JSONDefinitionLoader<Model> {
       if let value = fields["target"] {
         let targets = try document.strings(value, pointer() + "/target")
         store.nodes[node].targets = targets
+        sites.historyDefaults(of: node, at: value)
         for target in targets {
           references.append(Reference(reference: .name(target, scope: parent), value: value, pointer: pointer() + "/target"))
         }
@@ -177,6 +182,7 @@ struct JSONDefinitionLoader<Model> {
     if let value = fields["initial"] {
       let names = try document.strings(value, pointer() + "/initial")
       store.nodes[node].initial = names
+      sites.initial(of: node, at: value)
       for target in names {
         references.append(Reference(reference: .name(target, scope: node), value: value, pointer: pointer() + "/initial"))
       }
@@ -203,6 +209,7 @@ struct JSONDefinitionLoader<Model> {
     let elements = try document.array(paths, pointer + "/paths")
     guard !elements.isEmpty else { throw document.error("a junction needs at least one path", at: paths, pointer + "/paths") }
     var result: [JunctionPath<Model>] = []
+    var targets: [JSONValue] = []
     for (index, element) in elements.enumerated() {
       let pathPointer = pointer + "/paths/\(index)"
       let transition = try readTransition(element, pathPointer)
@@ -219,8 +226,10 @@ struct JSONDefinitionLoader<Model> {
       path.guardName = transition.guardName
       path.actionNames = transition.actionNames
       result.append(path)
+      targets.append(transition.targetValues[0])
     }
     store.nodes[node].junctionPaths = result
+    sites.junction(node, targets: targets)
   }
 
   /// The event of a timeout (`after`): named after its delay and state, so that it can also be

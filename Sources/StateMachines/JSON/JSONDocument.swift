@@ -31,13 +31,29 @@ struct JSONDocument {
 
   // MARK: References
 
-  /// The tree of what a loader declared; a structural error is placed at the document's root.
-  func tree<Model>(of store: BuilderStore<Model>) throws(DefinitionError) -> StateTree {
+  /// The tree of what a loader declared; a structural error is placed at its culprits, or else at
+  /// the document's root.
+  func tree<Model>(of store: BuilderStore<Model>, sites: JSONSourceMap) throws(DefinitionError) -> StateTree {
     do {
       return try StateTree(store)
     } catch {
+      let located = locate(error, culprits: store.failureCulprits, sites: sites)
+      if case .located = located { throw located }
       throw self.error(error.description, at: root, "")
     }
+  }
+
+  /// `error`, which compiling found, at where its culprits are written (``DefinitionError/located(_:at:)``);
+  /// unchanged if none of them is in the document.
+  func locate(_ error: DefinitionError, culprits: [DefinitionCulprit], sites: JSONSourceMap) -> DefinitionError {
+    var locations: [DefinitionLocation] = []
+    for culprit in culprits {
+      guard let offset = sites.offset(of: culprit) else { continue }
+      let (line, column) = JSONPointer.location(of: offset, in: bytes)
+      let location = DefinitionLocation(line: line, column: column, pointer: pointer(toOffset: offset))
+      if !locations.contains(location) { locations.append(location) }
+    }
+    return locations.isEmpty ? error : .located(error, at: locations)
   }
 
   /// Resolves a reference the document makes (N4, N5); an unknown or ambiguous name is reported
@@ -56,17 +72,20 @@ struct JSONDocument {
 
   /// The RFC 6901 pointer of `value`, found from its offset: values start at distinct offsets,
   /// and a container's members at increasing ones. Made only for an error message.
-  func pointer(to value: JSONValue) -> String {
+  func pointer(to value: JSONValue) -> String { pointer(toOffset: value.offset) }
+
+  /// The pointer of the value that starts at `offset`.
+  func pointer(toOffset offset: Int) -> String {
     var keys: [String] = []
     var current = root
-    while current.offset != value.offset {
+    while current.offset != offset {
       switch current.kind {
       case .object(let members):
-        guard let member = members.last(where: { $0.value.offset <= value.offset }) else { return JSONPointer.string(keys) }
+        guard let member = members.last(where: { $0.value.offset <= offset }) else { return JSONPointer.string(keys) }
         keys.append(member.key)
         current = member.value
       case .array(let elements):
-        guard let index = elements.lastIndex(where: { $0.offset <= value.offset }) else { return JSONPointer.string(keys) }
+        guard let index = elements.lastIndex(where: { $0.offset <= offset }) else { return JSONPointer.string(keys) }
         keys.append(String(index))
         current = elements[index]
       default:

@@ -79,7 +79,10 @@ struct JSONReader {
       let keyOffset = position
       let key = try readString()
       guard isNewKey(key, from: base, &keys) else {
-        throw Failure(message: "duplicate key '\(key)'", offset: keyOffset, pointer: pointer(appending: key))
+        // Both places: the first member's value, and this key.
+        let first = memberStack[base...].first { $0.key == key }.map { JSONPointer.location(of: $0.value.offset, in: bytes) }
+        let firstText = first.map { " (the first is at \($0.line):\($0.column))" } ?? ""
+        throw Failure(message: "duplicate key '\(key)'\(firstText)", offset: keyOffset, pointer: pointer(appending: key))
       }
       skipWhitespace()
       guard peek(UInt8(ascii: ":")) else { throw failure("expected ':' after key '\(key)'") }

@@ -21,8 +21,10 @@ extension StateMachineDefinition {
   /// - Throws: ``DefinitionError/invalidJSON(_:line:column:pointer:)`` for malformed JSON, a
   ///   document past `limits`, or a broken rule of the format;
   ///   ``DefinitionError/unboundName(_:at:line:column:)`` for a guard or action `bind` does not
-  ///   supply; any other ``DefinitionError`` the definition's checks find. A binding the document
-  ///   never uses is reported in ``definitionWarnings``.
+  ///   supply; any other ``DefinitionError`` the definition's checks find, wrapped in
+  ///   ``DefinitionError/located(_:at:)`` with where its culprits are written (a culprit that
+  ///   `build` added has no location). A binding the document never uses is reported in
+  ///   ``definitionWarnings``.
   // Pre-specialised for the dynamic machine, which most loaded definitions drive: the loader and
   // the compiler then run without generic metadata lookups and value witnesses.
   @_specialize(exported: true, where Model == DynamicStateMachine)
@@ -37,12 +39,15 @@ extension StateMachineDefinition {
     // fragment left by an error could break what compiling relies on.
     let store = BuilderStore<Model>()
     var warnings: [String] = []
+    let sites: JSONSourceMap
     if TBDefinitionLoader<Model>.detects(document.root) {
       var loader = TBDefinitionLoader<Model>(document, store: store)
       try loader.load()
+      sites = loader.sites
     } else {
       var loader = JSONDefinitionLoader<Model>(document, bindings: bindings, store: store)
       try loader.load()
+      sites = loader.sites
       warnings += bindings.guardNames.filter { !loader.usedGuards.contains($0) }.map {
         "guard '\($0)' is bound but the document does not use it"
       }
@@ -55,7 +60,8 @@ extension StateMachineDefinition {
       sm.store = store
       build(sm)
     }
-    try validate()
+    // An error the checks find is reported where its culprit is written.
+    if let definitionError { throw document.locate(definitionError, culprits: definitionCulprits, sites: sites) }
     definitionWarnings = warnings
   }
 }

@@ -17,6 +17,8 @@ struct TBDefinitionLoader<Model> {
   private var internalTransitions: [(source: StateReference, target: StateReference, value: JSONValue, pointer: String)] = []
   /// Fork targets and join sources, which must lie in the pseudostate's region (a parallel state).
   private var regionMembers: [(region: StateReference, member: StateReference, value: JSONValue, pointer: String)] = []
+  /// Where each declaration is, to locate an error compiling finds.
+  private(set) var sites = JSONSourceMap()
 
   init(_ document: JSONDocument, store: BuilderStore<Model>) {
     self.document = document
@@ -63,23 +65,26 @@ struct TBDefinitionLoader<Model> {
       if let extra = fields["states"] ?? fields["regions"] {
         throw document.error("a state of type 'state' has no children; use 'sub' or 'parallel'", at: extra, pointer)
       }
-      store.declare(name, kind: .state, in: parent)
+      sites.declared(store.declare(name, kind: .state, in: parent), at: value)
     case "sub":
       guard let states = fields["states"] else { throw document.error("a 'sub' state needs 'states'", at: value, pointer) }
       let list = try document.array(states, pointer + "/states")
       guard !list.isEmpty else { throw document.error("a 'sub' state needs at least one state", at: states, pointer + "/states") }
       let node = store.declare(name, kind: .state, in: parent)
+      sites.declared(node, at: value)
       for (index, child) in list.enumerated() { try loadState(child, in: node, pointer: pointer + "/states/\(index)") }
     case "parallel":
       guard let regions = fields["regions"] else { throw document.error("a parallel state needs 'regions'", at: value, pointer) }
       let list = try document.array(regions, pointer + "/regions")
       guard !list.isEmpty else { throw document.error("a parallel state needs at least one region", at: regions, pointer + "/regions") }
       let node = store.declare(name, kind: .parallel, in: parent)
+      sites.declared(node, at: value)
       for (regionIndex, region) in list.enumerated() {
         let regionPointer = pointer + "/regions/\(regionIndex)"
         let states = try document.array(region, regionPointer)
         guard !states.isEmpty else { throw document.error("a region needs at least one state", at: region, regionPointer) }
         let regionNode = store.declareAnonymousRegion(in: node)
+        sites.region(regionNode, at: region)
         for (index, child) in states.enumerated() { try loadState(child, in: regionNode, pointer: regionPointer + "/\(index)") }
       }
     default:
@@ -138,6 +143,7 @@ struct TBDefinitionLoader<Model> {
       let target = try path(fields["target"], "target", in: value, pointer)
       if kind == .internal { internalTransitions.append((source, target, value, pointer)) }
       store.declaredTransitions.append(.init(event: event, from: [source], to: [target], kind: kind))
+      sites.transition(at: value)
     case "compound":
       try loadCompound(value, fields, pointer)
     case let other:
@@ -184,13 +190,16 @@ struct TBDefinitionLoader<Model> {
       guard incoming.count == 1 else { throw document.error("a fork has one incoming vertex", at: vertices, pointer + "/vertices/incoming") }
       if let region { for vertex in outgoing { regionMembers.append((region, vertex.target, vertex.value, vertex.pointer)) } }
       store.declaredTransitions.append(.init(event: incoming[0].event, from: [incoming[0].source], to: outgoing.map(\.target)))
+      sites.transition(at: incoming[0].value, targets: outgoing.map(\.value))
     case "join":
       guard outgoing.count == 1 else { throw document.error("a join has one outgoing vertex", at: vertices, pointer + "/vertices/outgoing") }
       if let region { for vertex in incoming { regionMembers.append((region, vertex.source, vertex.value, vertex.pointer)) } }
       let join = store.declare(name, kind: .join, in: -1)
+      sites.declared(join, at: pseudo)
       store.nodes[join].targets = [outgoing[0].target.text]
       for vertex in incoming {
         store.declaredTransitions.append(.init(event: vertex.event, from: [vertex.source], to: [.name(name, scope: -1)]))
+        sites.transition(at: vertex.value)
       }
     case "junction":
       // TBStateMachine needs a guard on every junction path; JSON cannot carry one.
@@ -203,7 +212,7 @@ struct TBDefinitionLoader<Model> {
   // MARK: Checks that need the tree
 
   private func check() throws(DefinitionError) {
-    let tree = try document.tree(of: store)
+    let tree = try document.tree(of: store, sites: sites)
     func resolve(_ reference: StateReference, _ value: JSONValue, _ pointer: String) throws(DefinitionError) -> Int32 {
       try document.resolve(reference, in: tree, at: value, pointer)
     }

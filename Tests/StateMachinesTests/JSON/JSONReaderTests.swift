@@ -20,7 +20,7 @@ struct JSONReaderTests {
     "syntax errors name their line, column and pointer",
     arguments: [
       ("{\"states\": {\"a\": {},}}", "expected a string key in an object", 1, 21, "/states"),
-      ("{\"states\": {\"a\": {}, \"a\": {}}}", "duplicate key 'a'", 1, 22, "/states/a"),
+      ("{\"states\": {\"a\": {}, \"a\": {}}}", "duplicate key 'a' (the first is at 1:18)", 1, 22, "/states/a"),
       ("{\"states\": {\"a\": {\"on\": {\"go\": \"b\\q\"}}}}", "invalid escape '\\q'", 1, 34, "/states/a/on/go"),
       ("{\"states\": {\"a\": {\"on\": {\"go\": \"\\ud800\"}}}}", "unpaired surrogate \\uD800", 1, 33, "/states/a/on/go"),
       ("{\"states\":\n  {\"a\": [01]}}", "invalid number: leading zero", 2, 11, "/states/a/0"),
@@ -43,9 +43,13 @@ struct JSONReaderTests {
     // `count` states, each with a nested object; then state `s1` once more.
     let states = (0..<count).map { #""s\#($0)": {"on": {"go": "s0"}}"# }
     let prefix = #"{"states": {"# + states.joined(separator: ", ") + ", "
+    // The error names both places: the first `s1`'s value too.
+    let firstValue = #"{"states": {"# + states[0] + #", "s1": "#
     #expect(
       error(prefix + #""s1": {}}}"#)
-        == .invalidJSON("duplicate key 's1'", line: 1, column: prefix.count + 1, pointer: "/states/s1"))
+        == .invalidJSON(
+          "duplicate key 's1' (the first is at 1:\(firstValue.count + 1))", line: 1, column: prefix.count + 1,
+          pointer: "/states/s1"))
     // The same keys without the repetition load, in document order (N2).
     let definition = try StateMachineDefinition<DynamicStateMachine>(
       json: Data((#"{"states": {"# + states.joined(separator: ", ") + "}}").utf8))

@@ -33,9 +33,16 @@ struct DefinitionFile {
     }
   }
 
-  /// `file:line:column: error: message`, the form compilers and editors read.
+  /// `file:line:column: error: message`, the form compilers and editors read; an error that
+  /// several nodes cause adds a `file:line:column: note:` line for each of the others.
   func diagnostic(_ error: DefinitionError) -> String {
     switch error {
+    case .located(let error, let locations) where !locations.isEmpty:
+      func place(_ location: DefinitionLocation) -> String { "\(path):\(location.line):\(location.column)" }
+      func at(_ location: DefinitionLocation) -> String { location.pointer.map { " (at '\($0)')" } ?? "" }
+      let main = "\(place(locations[0])): error: \(error)\(at(locations[0]))"
+      let notes = locations.dropFirst().map { "\(place($0)): note: the error also involves this\(at($0))" }
+      return ([main] + notes).joined(separator: "\n")
     case .invalidJSON(let message, let line, let column, let pointer):
       return "\(path):\(line):\(column): error: \(message) (at '\(pointer)')"
     case .unboundName(let name, let pointer, let line, let column):
