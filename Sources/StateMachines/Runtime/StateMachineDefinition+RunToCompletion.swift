@@ -89,6 +89,7 @@ extension StateMachineDefinition {
     let outcome = engineStep(event, payload, model)
     // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
     if !outcome.happened { dropOwnQueued(after: queued, model) }
+    if case .failed(let error, _) = outcome { recordStoreStepFailure(error, model) }
     return outcome
   }
 
