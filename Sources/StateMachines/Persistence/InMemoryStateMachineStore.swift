@@ -73,6 +73,11 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     self.configuration = configuration
   }
 
+  /// An empty store for `Model`'s objects, driven by `Model.stateMachine`.
+  public convenience init(clock: StoreClock = .system, configuration: InMemoryStoreConfiguration<Model> = .init()) {
+    self.init(Model.stateMachine, clock: clock, configuration: configuration)
+  }
+
   /// Registers the handler of an outbox topic (P16): it gets each message at least once, so it
   /// must be idempotent (use the message's id).
   public func handle(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void) {
@@ -111,24 +116,30 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
   public func fire(_ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)?, options: FireOptions)
     async throws(StateMachineStoreError) -> Fired<Model>
   {
-    try run(event, key: id.description, payload: payload, options: options, expectedVersion: nil)
+    try run(event, key: id.description, payload: payload, options: options, expectedVersion: nil, on: nil)
   }
 
   public func fire(_ event: String, on model: Model, payload: (any Encodable & Sendable)?, options: FireOptions)
     async throws(StateMachineStoreError) -> Fired<Model>
   {
     let key = model.storeID.description
-    var expected = definition.storedState(of: model).version
+    // P4: the step runs on a copy of the caller's object (its own columns as the caller set
+    // them), provided the row is still at the object's version.
+    let machine = definition.storedState(of: model)
+    var object: Model? = try copy(model)
+    try definition.load(machine, into: object!, id: key)
+    var expected = machine.version
     var retries = 0
     while true {
       do {
-        return try run(event, key: key, payload: payload, options: options, expectedVersion: expected)
+        return try run(event, key: key, payload: payload, options: options, expectedVersion: expected, on: object)
       } catch {
         // P4: a stale object gets the conflict, or reloads and tries again.
         guard case .conflict(_, _, let current, _) = error, case .reload(let max) = options.retry, retries < max
         else { throw error }
         retries += 1
         expected = current
+        object = nil
       }
     }
   }
@@ -182,11 +193,12 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
 
   // MARK: The transaction
 
-  /// One fire as one transaction (P1): under the lock (P3), load a fresh object, check the
-  /// version (P4), run the step, apply every write together; then, outside the lock, the
-  /// held-back callbacks (P5).
+  /// One fire as one transaction (P1): under the lock (P3), load a fresh object (or take the
+  /// caller's copy, `object`), check the version (P4), run the step, apply every write together;
+  /// then, outside the lock, the held-back callbacks (P5).
   func run(
-    _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, expectedVersion: Int64?
+    _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, expectedVersion: Int64?,
+    on object: Model?
   ) throws(StateMachineStoreError) -> Fired<Model> {
     if options.lock == .noWait {
       guard lock.try() else { throw .locked(id: key) }
@@ -196,7 +208,8 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     let result: Result<Written, StateMachineStoreError>
     do {
       result = .success(
-        try transaction(event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion))
+        try transaction(
+          event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion, on: object))
     } catch {
       result = .failure(error)
     }
@@ -214,7 +227,8 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
 
   /// The body of ``run(_:key:payload:options:expectedVersion:)``, under the lock.
   private func transaction(
-    _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?, expected: Int64?
+    _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?, expected: Int64?,
+    on object: Model?
   ) throws(StateMachineStoreError) -> Written {
     if let requestID, let request = requests[requestID] {
       // P6: the recorded outcome again, nothing written.
@@ -232,7 +246,8 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
       throw .conflict(
         id: key, expectedVersion: expected, currentVersion: row.machine.version, currentState: row.machine.state)
     }
-    let model = try fresh(key, row)
+    let model: Model
+    if let object { model = object } else { model = try fresh(key, row) }
     let step = try definition.storeStep(event, payload: payload, on: model)
     return try write(step, model, key, cause: .event, requestID: requestID, dueAt: nil)
   }
@@ -328,7 +343,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
   }
 
   /// A copy of an object the caller holds, so that the store never changes it.
-  private func copy(_ model: Model) throws(StateMachineStoreError) -> Model {
+  func copy(_ model: Model) throws(StateMachineStoreError) -> Model {
     do {
       return try JSONDecoder().decode(Model.self, from: try encode(model))
     } catch {

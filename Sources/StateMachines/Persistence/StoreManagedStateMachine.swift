@@ -8,4 +8,7 @@ public protocol StoreManagedStateMachine: StateMachineObject, Sendable where Sta
   associatedtype StoreID: Hashable & Sendable & LosslessStringConvertible
   /// The row's key.
   var storeID: StoreID { get }
+  /// The definition that drives the class: the `static let stateMachine` a `@StateMachine` class
+  /// declares. Stores read it to make and check rows without an object at hand.
+  static var stateMachine: StateMachineDefinition<Self> { get }
 }
