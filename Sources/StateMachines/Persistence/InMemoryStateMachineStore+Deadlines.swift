@@ -1,4 +1,4 @@
-// The in-memory store's scheduler pass (P9–P11), outbox delivery (P16, §8) and `verify()` (P12).
+// The in-memory store's scheduler pass (P9–P11), outbox delivery (P16, PERSISTENCE.md §8) and `verify()` (P12).
 
 import Foundation
 
@@ -52,7 +52,7 @@ extension InMemoryStateMachineStore {
   }
 
   public func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int {
-    // §8: claimed by a lease, delivered outside the lock, deleted once handled.
+    // PERSISTENCE.md §8: claimed by a lease, delivered outside the lock, deleted once handled.
     let claimed: [(OutboxMessage, (@Sendable (OutboxMessage) async throws -> Void)?)] = lock.locked {
       let now = clock.now
       let due = outbox.values.filter { !$0.isParked && $0.availableAt <= now }.sorted { $0.message.id < $1.message.id }

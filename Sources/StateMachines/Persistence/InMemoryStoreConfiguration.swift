@@ -15,7 +15,7 @@ public struct InMemoryStoreConfiguration<Model: StoreManagedStateMachine>: Senda
   public var maxAttempts = 5
   /// How long after a failed attempt a deadline or message is due again.
   public var backoff: Duration = .seconds(1)
-  /// How long a claimed outbox message stays invisible to other deliveries (§8).
+  /// How long a claimed outbox message stays invisible to other deliveries (PERSISTENCE.md §8).
   public var lease: Duration = .seconds(30)
 
   /// A configuration without outbox topics.

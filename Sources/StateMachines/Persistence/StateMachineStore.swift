@@ -1,5 +1,5 @@
-// The store protocol (PERSISTENCE.md §4.1): every rule of §3 is a property of each conforming
-// store, and the conformance suite (Tests/StateMachinesTests/Persistence) checks them all.
+// The store protocol (PERSISTENCE.md §4): every rule of PERSISTENCE.md §3 is a property of each
+// conforming store, and the conformance suite (Tests/StateMachinesTests/Persistence) checks them.
 
 import Foundation
 

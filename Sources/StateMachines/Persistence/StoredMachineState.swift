@@ -1,5 +1,5 @@
-// The part of a persisted row that belongs to the state machine (PERSISTENCE.md §5: `state`,
-// `sm_version`, `sm_terminated`, `sm_history`).
+// The part of a persisted row that belongs to the state machine (the columns `state`, `sm_version`,
+// `sm_terminated` and `sm_history` of a SQL store).
 
 /// The state-machine columns of a persisted object.
 ///

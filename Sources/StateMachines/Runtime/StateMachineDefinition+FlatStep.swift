@@ -93,7 +93,8 @@ extension StateMachineDefinition {
     write(to, model, terminating: terminates)
     trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName)'")
     let extras = locked(model) { model._$stateMachineStorage.extras }
-    extras?.storeRecorder?.record(CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload))
+    extras?.storeRecorder?.record(
+      CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload))
     if (isExternal || terminates) && extras != nil { disarm(model) }
     if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.

@@ -82,7 +82,9 @@ extension StateMachineDefinition {
   /// Sends a completed transition to the object's streams.
   @usableFromInline
   func publish(_ transition: CompletedTransition, to extras: StateMachineExtras) {
-    if let recorder = extras.storeRecorder { return recorder.hold { [streams = extras.streams] in streams.yield(transition) } }
+    if let recorder = extras.storeRecorder {
+      return recorder.hold { [streams = extras.streams] in streams.yield(transition) }
+    }
     if !extras.streams.isEmpty { extras.streams.yield(transition) }
   }
 

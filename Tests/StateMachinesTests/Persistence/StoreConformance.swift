@@ -25,7 +25,7 @@ func rejection(_ error: StateMachineStoreError?) -> StateMachineErrorCase? {
   return StateMachineErrorCase(reason)
 }
 
-/// The rules of §3, generic over the store.
+/// The rules of PERSISTENCE.md §3, generic over the store.
 struct StoreConformance<Factory: StoreFactory> {
   let factory: Factory
   let clock = ManualStoreClock()
@@ -157,7 +157,7 @@ struct StoreConformance<Factory: StoreFactory> {
     #expect(rejection(await storeError { try await orders.fire("pay", on: fresh) }) == .noTransition(event: "pay", state: "cancelled"))
   }
 
-  /// P3, P4 under contention (§9, in one process): tasks fire on 5 ring rows at once, half by id,
+  /// P3, P4 under contention (PERSISTENCE.md §9, in one process): tasks fire on 5 ring rows at once, half by id,
   /// half on stale objects with retries. Successes = Σ versions = history rows; per row the
   /// versions are 1…n and every transition starts where the previous one ended.
   func concurrentFiresKeepTheLedger() async throws {

@@ -28,7 +28,7 @@ final class StoreMarks: @unchecked Sendable {
   func of(_ id: Int) -> [String] { lock.withLock { marks[id] ?? [] } }
 }
 
-/// A flat order (§4.2): pay, ship (guarded by a column), cancel, payment expiring after an hour,
+/// A flat order (the order of PERSISTENCE.md §4): pay, ship (guarded by a column), cancel, payment expiring after an hour,
 /// `die` on `crash`, an `after` callback and an observer, an entry action that changes a column,
 /// one that throws when told to, and a self-transition and an internal one for deadlines (P8).
 @StateMachine
@@ -56,6 +56,9 @@ final class StoreOrder: Codable, StoreManagedStateMachine, @unchecked Sendable {
     sm.when("smash", transitionFrom: "paid", to: "broken")
     sm.die(on: "crash", from: ["awaitingPayment", "paid"])
     sm.onEntry("paid") { order in order.payments += 1 }
+    sm.onEntry("cancelled") { order in
+      if order.failOnEntry { throw StoreTestFailure.entry }
+    }
     sm.onEntry("broken") { order in
       StoreMarks.shared.append(order.id, "entry broken")
       throw StoreTestFailure.entry
@@ -121,7 +124,7 @@ final class StorePlayer: Codable, StoreManagedStateMachine, @unchecked Sendable 
   }
 }
 
-/// The ring machine of §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column allows
+/// The ring machine of PERSISTENCE.md §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column allows
 /// it; `reset` only from s2.
 @StateMachine
 final class StoreRing: Codable, StoreManagedStateMachine, @unchecked Sendable {
@@ -135,9 +138,33 @@ final class StoreRing: Codable, StoreManagedStateMachine, @unchecked Sendable {
     sm.addState("s0")
     sm.addState("s1")
     sm.addState("s2")
-    sm.when("advance", transitionFrom: "s0", to: "s1").guarded { $0.enabled }
+    sm.when("advance", transitionFrom: "s0", to: "s1").guarded { ring in
+      StoreGates.shared.pass(ring.id)
+      return ring.enabled
+    }
     sm.when("advance", transitionFrom: "s1", to: "s2").guarded { $0.enabled }
     sm.when("advance", transitionFrom: "s2", to: "s0").guarded { $0.enabled }
     sm.when("reset", transitionFrom: "s2", to: "s0")
+  }
+}
+
+/// Gates a test can close on a row id: a guard passing a closed gate says so and waits until the
+/// test opens it (to hold a store's write lock, P3).
+final class StoreGates: @unchecked Sendable {
+  static let shared = StoreGates()
+  private let lock = NSLock()
+  private var gates: [Int: (entered: DispatchSemaphore, open: DispatchSemaphore)] = [:]
+
+  /// Closes the gate of `id`; returns (entered, open): wait on the first, signal the second.
+  func close(_ id: Int) -> (entered: DispatchSemaphore, open: DispatchSemaphore) {
+    let gate = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    lock.withLock { gates[id] = gate }
+    return gate
+  }
+
+  func pass(_ id: Int) {
+    guard let gate = lock.withLock({ gates.removeValue(forKey: id) }) else { return }
+    gate.entered.signal()
+    gate.open.wait()
   }
 }
