@@ -34,7 +34,11 @@ extension StateMachineDefinition {
     extras.storeVersion = stored.version
     storage.extras = extras
     storage.set(StateMachineStorage.extrasFlag, true)
-    locked(model) { model._$stateMachineStorage = storage }
+    locked(model) {
+      let managed = model._$stateMachineStorage.slowPathFlags & StateMachineStorage.storeManagedFlag
+      storage.slowPathFlags |= managed
+      model._$stateMachineStorage = storage
+    }
   }
 
   /// Runs `event` as one run-to-completion step on `model`, an object a store has just loaded

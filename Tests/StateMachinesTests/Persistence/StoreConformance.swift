@@ -66,7 +66,7 @@ struct StoreConformance<Factory: StoreFactory> {
     let players = try await store(StorePlayer.self)
     let id = StoreTestIDs.next()
     try await players.insert(StorePlayer(id: id))
-    let oracle = StorePlayer(id: id)
+    let oracle = PlainPlayer()
     var version: Int64 = 0
     // (event, microsteps): boot is followed by an eventless step, load by a queued one.
     let script: [(String, Int64)] = [

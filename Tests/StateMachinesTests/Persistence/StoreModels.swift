@@ -86,42 +86,56 @@ final class StorePlayer: Codable, StoreManagedStateMachine, @unchecked Sendable 
   init(id: Int) { self.id = id }
 
   static let stateMachine = StateMachineDefinition<StorePlayer> { sm in
-    sm.addState("off")
-    sm.addState("on") { on in
-      on.addState("stopped")
-      on.addState("playing")
-      on.addState("seeking")
-      on.addHistory("resume", .shallow)
-    }
-    sm.addParallelState("deck") { deck in
-      deck.addState("audio") { $0.addState("loud"); $0.addState("muted") }
-      deck.addState("video") { $0.addState("sd"); $0.addState("hd") }
-    }
-    sm.addState("booting")
-    sm.addState("ready")
-    sm.addState("loading")
-    sm.addState("loaded")
-    sm.addFinalState("ejected")
-    sm.when("power", transitionFrom: "off", to: "on/resume")
-    sm.when("power", transitionFrom: "on", to: "off")
-    sm.when("play", transitionFrom: "stopped", to: "playing")
-    sm.when("seek", transitionFrom: "playing", to: "seeking")
-    sm.when("deck", transitionFrom: "off", to: "deck")
-    sm.when("mute", transitionFrom: "loud", to: "muted")
-    sm.when("hd", transitionFrom: "sd", to: "hd")
-    sm.when("leave", transitionFrom: "deck", to: "off")
-    // Eventless: booting is left as soon as it is entered.
-    sm.when("boot", transitionFrom: "off", to: "booting")
-    sm.always(transitionFrom: "booting", to: "ready")
-    sm.when("halt", transitionFrom: "ready", to: "off")
-    // Queued: entering loading fires `finish`, which runs as a step of the same fire.
-    sm.when("load", transitionFrom: "off", to: "loading")
-    sm.when("finish", transitionFrom: "loading", to: "loaded")
-    sm.onEntry("loading", then: { _, _ in .fire("finish") })
-    sm.when("eject", transitionFrom: ["off", "loaded"], to: "ejected")
-    // A timeout inside a compound state: seeking gives up after a minute.
-    sm.when("giveUp", transitionFrom: "seeking", to: "stopped", after: .seconds(60))
+    buildPlayer(sm)
   }
+}
+
+/// The same chart on a class no store manages: the oracle of the round trips (its events run
+/// directly).
+@StateMachine
+final class PlainPlayer {
+  static let stateMachine = StateMachineDefinition<PlainPlayer> { sm in
+    buildPlayer(sm)
+  }
+}
+
+/// The player's chart, for ``StorePlayer`` and ``PlainPlayer``.
+func buildPlayer<Model>(_ sm: StateMachineBuilder<Model>) {
+  sm.addState("off")
+  sm.addState("on") { on in
+    on.addState("stopped")
+    on.addState("playing")
+    on.addState("seeking")
+    on.addHistory("resume", .shallow)
+  }
+  sm.addParallelState("deck") { deck in
+    deck.addState("audio") { $0.addState("loud"); $0.addState("muted") }
+    deck.addState("video") { $0.addState("sd"); $0.addState("hd") }
+  }
+  sm.addState("booting")
+  sm.addState("ready")
+  sm.addState("loading")
+  sm.addState("loaded")
+  sm.addFinalState("ejected")
+  sm.when("power", transitionFrom: "off", to: "on/resume")
+  sm.when("power", transitionFrom: "on", to: "off")
+  sm.when("play", transitionFrom: "stopped", to: "playing")
+  sm.when("seek", transitionFrom: "playing", to: "seeking")
+  sm.when("deck", transitionFrom: "off", to: "deck")
+  sm.when("mute", transitionFrom: "loud", to: "muted")
+  sm.when("hd", transitionFrom: "sd", to: "hd")
+  sm.when("leave", transitionFrom: "deck", to: "off")
+  // Eventless: booting is left as soon as it is entered.
+  sm.when("boot", transitionFrom: "off", to: "booting")
+  sm.always(transitionFrom: "booting", to: "ready")
+  sm.when("halt", transitionFrom: "ready", to: "off")
+  // Queued: entering loading fires `finish`, which runs as a step of the same fire.
+  sm.when("load", transitionFrom: "off", to: "loading")
+  sm.when("finish", transitionFrom: "loading", to: "loaded")
+  sm.onEntry("loading", then: { _, _ in .fire("finish") })
+  sm.when("eject", transitionFrom: ["off", "loaded"], to: "ejected")
+  // A timeout inside a compound state: seeking gives up after a minute.
+  sm.when("giveUp", transitionFrom: "seeking", to: "stopped", after: .seconds(60))
 }
 
 /// The ring machine of PERSISTENCE.md §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column allows

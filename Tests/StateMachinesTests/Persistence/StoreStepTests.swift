@@ -29,9 +29,28 @@ struct StoreStepTests {
     #expect(StoreMarks.shared.of(order.id) == ["after pay", "observed awaitingPayment->paid"])
     step.committed()
     #expect(StoreMarks.shared.of(order.id).count == 2)
-    // Outside a store step the object behaves as always: `after` runs at once.
-    #expect(order.fire("ship"))
-    #expect(StoreMarks.shared.of(order.id).suffix(2) == ["after ship", "observed paid->shipped"])
+  }
+
+  @Test("P13: a store-managed object refuses events outside a store step; its JSON has no state")
+  func storeManagedObjectsChangeOnlyThroughTheStore() throws {
+    let order = try order(StoredMachineState(state: "paid", version: 1))
+    #expect(!order.fire("ship"))
+    #expect(throws: StateMachineError.self) { try order.fireOrThrow("ship") }
+    do {
+      try order.fireOrThrow("ship")
+    } catch {
+      #expect(StateMachineErrorCase(error) == .storeManaged(event: "ship"))
+    }
+    #expect(order.state == "paid")
+    #expect(StoreMarks.shared.of(order.id).isEmpty)
+    // Inside a store step the same event runs.
+    #expect(try orders.storeStep("ship", payload: nil, on: order).after.state == "shipped")
+    let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(order)) as? [String: Any]
+    #expect(json?["state"] == nil)
+    #expect(json?["id"] as? Int == order.id)
+    // A class that is not store-managed keeps its state in its JSON.
+    let plain = String(decoding: try JSONEncoder().encode(DyingJob()), as: UTF8.self)
+    #expect(plain.contains("running"))
   }
 
   @Test("P8: a store step arms no timer; it reports the deadline, and the exits that delete deadlines")
