@@ -274,7 +274,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
       rowsOfHistory.append(
         StoredTransition(
           entityID: key, version: version, event: transition.event, from: transition.from, to: transition.to,
-          cause: cause, dueAt: dueAt, at: now))
+          cause: cause, payload: try encodedPayload(of: transition), dueAt: dueAt, at: now))
       for rule in configuration.outboxRules where rule.event == transition.event {
         let payload: Data
         do {
@@ -346,6 +346,16 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
   func copy(_ model: Model) throws(StateMachineStoreError) -> Model {
     do {
       return try JSONDecoder().decode(Model.self, from: try encode(model))
+    } catch {
+      throw .database(error)
+    }
+  }
+
+  /// A history row's payload: the microstep's payload as JSON when it is `Encodable`.
+  private func encodedPayload(of transition: CompletedTransition) throws(StateMachineStoreError) -> Data? {
+    guard let payload = transition.payload as? any Encodable else { return nil }
+    do {
+      return try JSONEncoder().encode(payload)
     } catch {
       throw .database(error)
     }

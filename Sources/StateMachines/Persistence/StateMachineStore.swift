@@ -119,6 +119,8 @@ public struct StoredTransition: Sendable, Hashable, Codable {
   public var to: String
   /// Why it happened.
   public var cause: Cause
+  /// The microstep's event payload as JSON, when it was `Encodable`; `nil` otherwise.
+  public var payload: Data?
   /// The request id of the fire, on the last row of its step (P6).
   public var requestID: UUID?
   /// For a timeout: when it was due (P9).
@@ -128,9 +130,10 @@ public struct StoredTransition: Sendable, Hashable, Codable {
 
   /// Creates a history row.
   public init(
-    entityID: String, version: Int64, event: String, from: String, to: String, cause: Cause, requestID: UUID? = nil,
-    dueAt: Date? = nil, at: Date
+    entityID: String, version: Int64, event: String, from: String, to: String, cause: Cause, payload: Data? = nil,
+    requestID: UUID? = nil, dueAt: Date? = nil, at: Date
   ) {
+    self.payload = payload
     self.entityID = entityID
     self.version = version
     self.event = event

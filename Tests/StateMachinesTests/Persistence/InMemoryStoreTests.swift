@@ -99,3 +99,39 @@ struct InMemoryStoreTests {
     #expect(report.missingDeadlines == ["\(other)": ["awaitingPayment"]])
   }
 }
+
+@Suite("In-memory store: payloads and the scheduler loop", .timeLimit(.minutes(1)))
+struct InMemoryStoreSchedulerTests {
+  @Test("History rows keep an Encodable payload as JSON")
+  func historyKeepsEncodablePayloads() async throws {
+    let orders = InMemoryStateMachineStore<StoreOrder>()
+    let id = StoreTestIDs.next()
+    try await orders.insert(StoreOrder(id: id))
+    try await orders.fire("pay", on: id, payload: ["amount": 1250])
+    try await orders.fire("ship", on: id)
+    let history = try await orders.history(of: id)
+    #expect(history.map { $0.payload.map { String(decoding: $0, as: UTF8.self) } } == [#"{"amount":1250}"#, nil])
+  }
+
+  @Test("P9: runScheduler fires a deadline once it is due and delivers its outbox message; cancelling ends it")
+  func schedulerLoopFiresAndDelivers() async throws {
+    let clock = ManualStoreClock()
+    var configuration = InMemoryStoreConfiguration<StoreOrder>()
+    configuration.outbox(after: "expire", topic: "expired") { order, _ in ["order": order.id] }
+    let orders = InMemoryStateMachineStore<StoreOrder>(clock: .manual(clock), configuration: configuration)
+    let delivered = StoreMarks()
+    orders.handle("expired") { message in delivered.append(0, String(decoding: message.payload, as: UTF8.self)) }
+    let id = StoreTestIDs.next()
+    try await orders.insert(StoreOrder(id: id))
+    let scheduler = Task { try await orders.runScheduler(poll: .milliseconds(5)) }
+    try await Task.sleep(for: .milliseconds(30))
+    #expect(try await orders.load(id)?.state == "awaitingPayment")
+    clock.advance(by: .seconds(3600))
+    while delivered.of(0).isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    scheduler.cancel()
+    try await scheduler.value
+    #expect(try await orders.load(id)?.state == "cancelled")
+    #expect(delivered.of(0) == [#"{"order":\#(id)}"#])
+    #expect(try await orders.history(of: id).map(\.cause) == [.timeout])
+  }
+}
