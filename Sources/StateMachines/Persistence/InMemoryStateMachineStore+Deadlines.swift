@@ -28,6 +28,10 @@ extension InMemoryStateMachineStore {
   /// consumed, nothing happens). Throws when it must be tried again or parked.
   private func fireTimeout(_ deadline: StoredDeadline, now: Date) throws(StateMachineStoreError) -> Written? {
     guard let row = rows[deadline.entityID] else { return nil }
+    // P12: a deadline naming an event the definition no longer has is parked, not dropped.
+    guard definition.eventIndex(deadline.event) != nil else {
+      throw .rejected(.unknownEvent(deadline.event))
+    }
     let model = try fresh(deadline.entityID, row)
     let step: StoreStep
     do {
@@ -46,7 +50,10 @@ extension InMemoryStateMachineStore {
     deadline.attempts += 1
     deadline.lastError = "\(error)"
     deadline.dueAt = now + configuration.backoff.storeSeconds
-    if case .unknownStoredState = error { deadline.isParked = true }
+    switch error {
+    case .unknownStoredState, .rejected: deadline.isParked = true
+    default: break
+    }
     if deadline.attempts >= configuration.maxAttempts { deadline.isParked = true }
     deadlineRows[deadline.id] = deadline
   }

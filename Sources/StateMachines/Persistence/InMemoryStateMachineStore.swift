@@ -155,6 +155,23 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     written.step.committed()
   }
 
+  public func post(_ event: String, to id: Model.StoreID, after delay: Duration) async throws(StateMachineStoreError) {
+    let key = id.description
+    try exclusive { () throws(StateMachineStoreError) in
+      guard let row = rows[key] else { throw .notFound(id: key) }
+      deadlineRows[nextDeadlineID] = StoredDeadline(
+        id: nextDeadlineID, entityID: key, state: nil, event: event, armedVersion: row.machine.version,
+        dueAt: clock.now + delay.storeSeconds)
+      nextDeadlineID += 1
+    }
+  }
+
+  /// Inserts a deadline row behind the store's back, as an older definition or a hand-written SQL
+  /// insert would (for tests of P12).
+  @_spi(Testing) public func insertDeadline(_ deadline: StoredDeadline) {
+    lock.locked { deadlineRows[deadline.id] = deadline }
+  }
+
   public func ids(in state: String, after: Model.StoreID?, limit: Int) async throws(StateMachineStoreError)
     -> [Model.StoreID]
   {

@@ -42,6 +42,10 @@ public protocol StateMachineStore<Model>: Sendable {
   /// with cause ``StoredTransition/Cause/restore``, the deadlines re-armed (P8).
   func restore(_ id: Model.StoreID, to state: String, reason: String) async throws(StateMachineStoreError)
 
+  /// Arms a deadline that belongs to no state (P8): `event` fires on the row after `delay`,
+  /// whatever the row's state by then, and no exit deletes it.
+  func post(_ event: String, to id: Model.StoreID, after delay: Duration) async throws(StateMachineStoreError)
+
   /// The ids of the committed rows in `state`, where a compound state matches its descendants
   /// (P14); at most `limit`, after `after` in the store's order of ids, for paging.
   func ids(in state: String, after: Model.StoreID?, limit: Int) async throws(StateMachineStoreError) -> [Model.StoreID]

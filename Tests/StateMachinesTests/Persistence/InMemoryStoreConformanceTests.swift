@@ -54,6 +54,9 @@ struct InMemoryStoreConformanceTests {
   @Test("P10: concurrent scheduler passes fire each deadline exactly once")
   func concurrentSchedulersFireEachDeadlineOnce() async throws { try await suite.concurrentSchedulersFireEachDeadlineOnce() }
 
+  @Test("P8: a posted event is a deadline of no state, fired once")
+  func postedEventFiresOnce() async throws { try await suite.postedEventFiresOnce() }
+
   @Test("P11: a deadline whose guards are false is consumed")
   func deadlineWithFalseGuardsIsConsumed() async throws { try await suite.deadlineWithFalseGuardsIsConsumed() }
 

@@ -56,6 +56,23 @@ struct InMemoryStoreTests {
     #expect(try await orders.verify().parkedDeadlines.map(\.entityID) == ["\(id)"])
   }
 
+  @Test("P12: a deadline naming an event the definition no longer has is parked, never fired or dropped")
+  func deadlineOfARemovedEventIsParked() async throws {
+    let clock = ManualStoreClock()
+    let orders = InMemoryStateMachineStore<StoreOrder>(clock: .manual(clock))
+    let id = StoreTestIDs.next()
+    try await orders.insert(StoreOrder(id: id))
+    orders.insertDeadline(
+      StoredDeadline(id: 9_999, entityID: "\(id)", state: "awaitingPayment", event: "lapse", armedVersion: 0, dueAt: clock.now))
+    #expect(try await orders.fireDueTimeouts(limit: 10) == 0)
+    let parked = try #require(try await orders.deadlines(of: id).first { $0.id == 9_999 })
+    #expect(parked.isParked && parked.attempts == 1)
+    #expect(try await orders.load(id)?.state == "awaitingPayment")
+    let report = try await orders.verify()
+    #expect(report.parkedDeadlines.map(\.id) == [9_999])
+    #expect(report.staleDeadlines.map(\.id) == [9_999])
+  }
+
   @Test("P3: lock: .noWait fails with locked while another fire holds the store; waiting fires succeed")
   func noWaitFailsWhileLocked() async throws {
     let rings = InMemoryStateMachineStore<StoreRing>()

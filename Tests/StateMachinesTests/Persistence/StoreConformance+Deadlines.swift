@@ -79,6 +79,21 @@ extension StoreConformance {
     for id in ids.dropFirst() { #expect(try await orders.history(of: id).count == 1) }
   }
 
+  /// P8: a posted event is a deadline of no state: an exit keeps it, it fires once when due.
+  func postedEventFiresOnce() async throws {
+    let orders = try await store(StoreOrder.self)
+    let id = StoreTestIDs.next()
+    try await orders.insert(StoreOrder(id: id))
+    try await orders.post("cancel", to: id, after: .seconds(60))
+    try await orders.fire("pay", on: id)
+    #expect(try await orders.deadlines(of: id).map(\.event) == ["cancel"])
+    clock.advance(by: .seconds(61))
+    #expect(try await orders.fireDueTimeouts(limit: 10) == 1)
+    #expect(try await orders.load(id)?.state == "cancelled")
+    #expect(try await orders.fireDueTimeouts(limit: 10) == 0)
+    #expect(await storeError { try await orders.post("cancel", to: StoreTestIDs.next(), after: .zero) } != nil)
+  }
+
   /// P11: a deadline whose guards are false is consumed and nothing happens.
   func deadlineWithFalseGuardsIsConsumed() async throws {
     let players = try await store(StorePlayer.self)
