@@ -10,6 +10,9 @@ struct MachineClass {
   let isFinal: Bool
   /// Declares `Sendable` (checked or `@unchecked`) in its inheritance clause: gets a lock.
   let declaresSendable: Bool
+  /// Lists `StoreManagedStateMachine`: its state changes only through its store (PERSISTENCE
+  /// P13), so its storage is marked store-managed and `Codable` leaves the state out.
+  let isStoreManaged: Bool
   /// The global actor it is isolated to (`MainActor`), if any: members and conformance follow it.
   let globalActor: String?
 
@@ -25,8 +28,15 @@ struct MachineClass {
       accessModifier = ""
     }
     isFinal = modifiers.contains(.keyword(.final))
-    declaresSendable =
+    isStoreManaged =
       declaration.inheritanceClause?.inheritedTypes.contains { inherited in
+        Self.baseName(of: inherited.type) == "StoreManagedStateMachine"
+      } ?? false
+    // A store-managed class is Sendable through the protocol, so it gets a lock like one that
+    // says `Sendable`.
+    declaresSendable =
+      isStoreManaged
+      || declaration.inheritanceClause?.inheritedTypes.contains { inherited in
         Self.baseName(of: inherited.type) == "Sendable"
       } ?? false
     globalActor = declaration.attributes.lazy.compactMap { element -> String? in

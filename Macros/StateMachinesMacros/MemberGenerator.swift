@@ -83,6 +83,7 @@ struct MemberGenerator {
 
   private func storageMembers() -> [String] {
     let name = machineClass.name
+    let storeManagedArgument = machineClass.isStoreManaged ? "storeManaged: true" : ""
     var members: [String] = [
       """
       /// The current state of the state machine.
@@ -113,7 +114,7 @@ struct MemberGenerator {
           }
         }
         """,
-        "\(unchecked)\(modifiers)\(unsafe)var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>()",
+        "\(unchecked)\(modifiers)\(unsafe)var _$stateMachineCodableStorage = StateMachines.CodableStateMachineStorage<_$StateMachineDefinitionProvider>(\(storeManagedArgument))",
         """
         \(modifiers)var _$stateMachineStorage: StateMachines.StateMachineStorage {
           _read {
@@ -126,17 +127,22 @@ struct MemberGenerator {
         """,
       ]
       if !machineClass.declaresCodingKeys {
-        // The state is encoded under the key "state", next to the class's own properties.
+        // The state is encoded under the key "state", next to the class's own properties; a
+        // store-managed class leaves it out: the store owns the state columns (P13).
         let cases = machineClass.codingKeyCases.map { "  case \($0)\n" }.joined()
+        let state = machineClass.isStoreManaged ? "" : "  case _$stateMachineCodableStorage = \"state\"\n"
         members.append(
           """
           enum CodingKeys: String, CodingKey {
-          \(cases)  case _$stateMachineCodableStorage = "state"
-          }
+          \(cases)\(state)}
           """)
       }
     } else {
-      members.append("\(unchecked)\(modifiers)\(unsafe)var _$stateMachineStorage = StateMachines.StateMachineStorage(\(definition))")
+      let storage =
+        machineClass.isStoreManaged
+        ? "StateMachines.StateMachineStorage(\(definition), storeManaged: true)"
+        : "StateMachines.StateMachineStorage(\(definition))"
+      members.append("\(unchecked)\(modifiers)\(unsafe)var _$stateMachineStorage = \(storage)")
     }
     // A Sendable class is serialised by the lock of the object that holds its storage: the
     // storage box of a Codable class (so that encoding can take it), else the object itself.

@@ -151,6 +151,7 @@ enum StateMachineErrorCase: Equatable {
   case runToCompletionLimit(event: String, steps: Int)
   case eventlessLoop(event: String, microsteps: Int)
   case illegalConfiguration(String)
+  case storeManaged(event: String)
 
   init(_ error: StateMachineError) {
     switch error {
@@ -167,6 +168,7 @@ enum StateMachineErrorCase: Equatable {
     case .runToCompletionLimit(let event, let steps): self = .runToCompletionLimit(event: event, steps: steps)
     case .eventlessLoop(let event, let microsteps): self = .eventlessLoop(event: event, microsteps: microsteps)
     case .illegalConfiguration(let state, _): self = .illegalConfiguration(state)
+    case .storeManaged(let event): self = .storeManaged(event: event)
     }
   }
 }

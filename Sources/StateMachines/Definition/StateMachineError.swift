@@ -32,6 +32,9 @@ public enum StateMachineError: Error, CustomStringConvertible {
   /// `restoreState` or decoding got a configuration that is not legal (S1): two children of one
   /// compound state, or a region of a parallel state without an active state.
   case illegalConfiguration(String, reason: String)
+  /// The object is store-managed (``StoreManagedStateMachine``): its state changes only through
+  /// its store (PERSISTENCE P13), so an event fired on it directly is refused. Nothing changed.
+  case storeManaged(event: String)
 
   public var description: String {
     switch self {
@@ -60,6 +63,8 @@ public enum StateMachineError: Error, CustomStringConvertible {
       return "'\(state)' is not a legal configuration: \(reason)"
     case .runToCompletionLimit(let event, let steps):
       return "the run to completion of event '\(event)' stopped after \(steps) steps; the queued events were dropped"
+    case .storeManaged(let event):
+      return "event '\(event)' rejected: the object is store-managed, fire it through its store"
     }
   }
 }

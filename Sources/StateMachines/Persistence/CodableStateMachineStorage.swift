@@ -36,6 +36,11 @@ public final class CodableStateMachineStorage<Provider: StateMachineDefinitionPr
     storage = StateMachineStorage(Provider.definition)
   }
 
+  /// Storage in the definition's initial state for a store-managed object (P13).
+  public init(storeManaged: Bool) {
+    storage = StateMachineStorage(Provider.definition, storeManaged: storeManaged)
+  }
+
   private enum Keys: String, CodingKey {
     case state, terminated, stateHistory
   }

@@ -95,6 +95,8 @@ extension StateMachineDefinition {
     write(to, model, terminating: terminates)
     trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName)'")
     let extras = locked(model) { model._$stateMachineStorage.extras }
+    extras?.storeRecorder?.record(
+      CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload))
     if (isExternal || terminates) && extras != nil { disarm(model) }
     if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
@@ -104,11 +106,11 @@ extension StateMachineDefinition {
         if announces { announce(.entry, to, event: event, payload: payload, model) }
         try runEntryActions(of: to, model, transition)
       }
-      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, transition) }
+      try runAfterCallbacks(event, model, extras, transition)
     } catch {
       failure = error
     }
-    for observer in compiled.observers { observer(model, transition()) }
+    notifyObservers(model, extras, transition)
     if let extras = extras ?? locked(model, { model._$stateMachineStorage.extras }) {
       publish(
         CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload),

@@ -101,6 +101,10 @@ extension StateMachineDefinition {
       return failed(eventName, transitionHappened: false, error)
     }
     writePlanned(chart, chosen, start.extras, model)
+    start.extras?.storeRecorder?.record(
+      CompletedTransition(
+        from: configurationString(chart, from), event: eventName, to: configurationString(chart, chosen.next),
+        payload: payload))
     trace("'\(configurationString(chart, from))' -> '\(configurationString(chart, chosen.next))' on '\(eventName)'")
     // Only triggers arm anything per state (S18).
     if chart.hasTriggers, !chosen.exits.isEmpty, let extras = locked(model, { model._$stateMachineStorage.extras }) {
@@ -127,11 +131,11 @@ extension StateMachineDefinition {
       armIfNeeded(state, model)
     }
     do {
-      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, context) }
+      try runAfterCallbacks(event, model, start.extras, context)
     } catch {
       if failure == nil { failure = error }
     }
-    for observer in compiled.observers { observer(model, context()) }
+    notifyObservers(model, start.extras, context)
     if start.streams, let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
       publish(
         CompletedTransition(

@@ -42,7 +42,13 @@ extension StateMachineDefinition {
       _ = endRun(model, event: event)
       return .rejected(.busy("a timeout or notification of a state that was left"))
     }
-    if locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = enter(model) }
+    // One flags test for both: a machine to start, or a store-managed one (P13).
+    if locked(model, { model._$stateMachineStorage.slowPathFlags & StateMachineStorage.startOrStoreFlags != 0 }) {
+      if let refused = startOrRefuse(event, model) {
+        _ = endRun(model, event: event)
+        return refused
+      }
+    }
     let outcome: StepOutcome
     if let log = compiled.log {
       let start = ContinuousClock.now
@@ -89,6 +95,7 @@ extension StateMachineDefinition {
     let outcome = engineStep(event, payload, model)
     // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
     if !outcome.happened { dropOwnQueued(after: queued, model) }
+    if case .failed(let error, _) = outcome { recordStoreStepFailure(error, model) }
     return outcome
   }
 

@@ -142,13 +142,14 @@ extension StateMachineDefinition {
     func done() -> Transition { built ?? transition(to: chartState(of: model, chart)) }
     var failure: (any Error)?
     if case .failed(let error, _) = outcome { failure = error }
+    let extras = locked(model) { model._$stateMachineStorage.extras }
     do {
-      for callback in compiled.afterCallbacks[Int(event)] { try callback(model, done) }
+      try runAfterCallbacks(event, model, extras, done)
     } catch {
       if failure == nil { failure = error }
     }
-    for observer in compiled.observers { observer(model, done()) }
-    if let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
+    notifyObservers(model, extras, done)
+    if let extras, extras.hasStreams {
       let completed = done()
       publish(CompletedTransition(from: completed.from, event: eventName, to: completed.to, payload: payload), to: extras)
     }
@@ -364,6 +365,9 @@ extension StateMachineDefinition {
     writeChart(new, chart, terminated: terminates, model)
     trace("'\(stateString(old.active, chart))' -> '\(stateString(new.active, chart))' on '\(eventName)'")
     if let extras = locked(model, { model._$stateMachineStorage.extras }) {
+      extras.storeRecorder?.record(
+        CompletedTransition(
+          from: stateString(old.active, chart), event: eventName, to: stateString(new.active, chart), payload: payload))
       if terminates { disarm(model) } else { extras.disarm(exits) }
     }
     // 5. Entries in document order.

@@ -27,6 +27,8 @@ public struct StateMachineStorage {
   @usableFromInline static var restoredFlag: UInt8 { 32 }
   /// `can` is evaluating guards: an event they fire on their own machine is ignored.
   @usableFromInline static var queryingFlag: UInt8 { 64 }
+  /// The object is store-managed (P13): an event runs only inside a store step.
+  @usableFromInline static var storeManagedFlag: UInt8 { 128 }
 
   /// Whether events wait in the queue: one bit of the flags byte, so the end of a step does not
   /// load the queue's buffer.
@@ -94,6 +96,13 @@ public struct StateMachineStorage {
   /// timeouts or notifications, the machine starts on its first use.
   public init<Model>(_ definition: StateMachineDefinition<Model>) {
     self.init(definition, state: definition.initialStateIndex, terminated: false, restored: false)
+  }
+
+  /// Storage in the definition's initial state for a store-managed object
+  /// (``StoreManagedStateMachine``): its events run only inside a store step (P13).
+  public init<Model>(_ definition: StateMachineDefinition<Model>, storeManaged: Bool) {
+    self.init(definition)
+    set(Self.storeManagedFlag, storeManaged)
   }
 
   /// Storage in a statechart configuration loaded from a saved model: the first use arms its

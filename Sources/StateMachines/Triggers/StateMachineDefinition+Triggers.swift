@@ -27,6 +27,10 @@ extension StateMachineDefinition {
   func arm(_ state: Int32, _ model: Model) {
     let triggers = compiled.triggers[Int(state)]
     guard !triggers.isEmpty else { return }
+    // A store step arms no timer: it records the deadline for the store to write (P8).
+    if let recorder = locked(model, { model._$stateMachineStorage.extras?.storeRecorder }) {
+      return recordArmed(state, triggers, recorder)
+    }
     let actor = model._$stateMachineActor
     guard model._$stateMachineLock != nil || actor != nil else {
       (compiled.log ?? .standardError).write(
@@ -78,6 +82,9 @@ extension StateMachineDefinition {
   /// Sends a completed transition to the object's streams.
   @usableFromInline
   func publish(_ transition: CompletedTransition, to extras: StateMachineExtras) {
+    if let recorder = extras.storeRecorder {
+      return recorder.hold { [streams = extras.streams] in streams.yield(transition) }
+    }
     if !extras.streams.isEmpty { extras.streams.yield(transition) }
   }
 

@@ -36,6 +36,13 @@ final class StateMachineExtras: @unchecked Sendable {
   /// Whether ``subscriptions`` has any, for inlinable code.
   @usableFromInline @exclusivity(unchecked) private(set) var hasSubscriptions = false
   var nextSubscription: UInt64 = 0
+  /// Set while a store runs a step on this object (`storeStep`): what the step does is recorded
+  /// and its `after` callbacks, observers and stream elements are held back until the store
+  /// commits (P5). `nil` otherwise.
+  @usableFromInline var storeRecorder: StoreStepRecorder?
+  /// The store version of the row this object was loaded from (P4's compare-and-set); `nil` for
+  /// an object no store loaded.
+  var storeVersion: Int64?
 
   @usableFromInline init() {}
 

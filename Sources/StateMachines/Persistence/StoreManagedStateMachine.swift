@@ -1,0 +1,38 @@
+/// A machine object whose state lives in a ``StateMachineStore``.
+///
+/// The store owns the object's machine columns (``StoredMachineState``): it loads a fresh object
+/// for every step, runs the step in one transaction and writes the outcome. The object changes
+/// state only through its store (P13): ``StateMachine()`` recognises the protocol in the class's
+/// inheritance clause and marks its storage store-managed, so an event fired on the object
+/// outside a store step is refused with ``StateMachineError/storeManaged(event:)``, and a
+/// `Codable` class encodes its own properties without the state. `Sendable`, because a store
+/// hands objects between tasks; the class gets a lock as if it declared `Sendable`.
+///
+/// ```swift
+/// @StateMachine
+/// final class Order: Codable, StoreManagedStateMachine, @unchecked Sendable {
+///   var id: Int
+///   var storeID: Int { id }
+///   init(id: Int) { self.id = id }
+///   static let stateMachine = StateMachineDefinition<Order> { sm in
+///     sm.addState("awaitingPayment")
+///     sm.addState("paid")
+///     sm.addState("cancelled")
+///     sm.when("pay", transitionFrom: "awaitingPayment", to: "paid")
+///     sm.when("expire", transitionFrom: "awaitingPayment", to: "cancelled", after: .seconds(3600))
+///   }
+/// }
+///
+/// let orders = InMemoryStateMachineStore<Order>()
+/// try await orders.insert(Order(id: 42))
+/// try await orders.fire("pay", on: 42)
+/// ```
+public protocol StoreManagedStateMachine: StateMachineObject, Sendable where StateMachineModel == Self {
+  /// The type of the row's key.
+  associatedtype StoreID: Hashable & Sendable & LosslessStringConvertible
+  /// The row's key.
+  var storeID: StoreID { get }
+  /// The definition that drives the class: the `static let stateMachine` a `@StateMachine` class
+  /// declares. Stores read it to make and check rows without an object at hand.
+  static var stateMachine: StateMachineDefinition<Self> { get }
+}

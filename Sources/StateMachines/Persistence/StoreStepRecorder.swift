@@ -1,0 +1,121 @@
+// The store-step mode of the runtime (P1, P5, P8): while a store runs a step on an object, the
+// object's extras hold a recorder. The step then runs as always, except that it arms no timer
+// (the deadline is recorded instead), and its `after` callbacks, observers and stream elements
+// are held back for `StoreStep.committed()`. One recorder per step, used by the thread that owns
+// the machine's step.
+
+import Foundation
+
+/// What a store step did, recorded by the runtime's hooks; read by `storeStep` once the run to
+/// completion is over.
+@usableFromInline
+final class StoreStepRecorder: @unchecked Sendable {
+  /// One entry per microstep, in order: the history rows (P2).
+  var transitions: [CompletedTransition] = []
+  /// The deadlines armed by entered states, in order (a state entered again replaces its earlier
+  /// ones).
+  var armed: [ArmedTimeout] = []
+  /// The first failure of a step of this run to completion (the first event's or a queued one's).
+  var failure: StateMachineError?
+  /// The `after` callbacks, observers and stream elements, in step order (P5).
+  var held: [() throws -> Void] = []
+
+  @usableFromInline init() {}
+
+  /// Records one microstep.
+  @usableFromInline func record(_ transition: CompletedTransition) {
+    transitions.append(transition)
+  }
+
+  /// Holds back work that must run only once the step is committed.
+  @usableFromInline func hold(_ work: @escaping () throws -> Void) {
+    held.append(work)
+  }
+}
+
+extension StateMachineDefinition {
+  /// The event's `after` callbacks: run now, or, in a store step, held back until the store has
+  /// committed (P5). The transition is then built at once, since the step's locals are gone by
+  /// the time the callbacks run.
+  @inlinable
+  func runAfterCallbacks(
+    _ event: Int32, _ model: Model, _ extras: StateMachineExtras?, _ transition: () -> Transition
+  ) throws {
+    if let recorder = extras?.storeRecorder {
+      let callbacks = compiled.afterCallbacks[Int(event)]
+      if !callbacks.isEmpty { holdAfterCallbacks(callbacks, model, transition(), recorder) }
+      return
+    }
+    for callback in compiled.afterCallbacks[Int(event)] { try callback(model, transition) }
+  }
+
+  /// The definition's observers (`didTransition`): called now, or held back in a store step (P5).
+  @inlinable
+  func notifyObservers(_ model: Model, _ extras: StateMachineExtras?, _ transition: () -> Transition) {
+    if let recorder = extras?.storeRecorder {
+      if !compiled.observers.isEmpty { holdObservers(model, transition(), recorder) }
+      return
+    }
+    for observer in compiled.observers { observer(model, transition()) }
+  }
+
+  @usableFromInline
+  func holdAfterCallbacks(
+    _ callbacks: [CompiledMachine<Model>.Callback], _ model: Model, _ transition: Transition,
+    _ recorder: StoreStepRecorder
+  ) {
+    recorder.hold {
+      for callback in callbacks { try callback(model) { transition } }
+    }
+  }
+
+  @usableFromInline
+  func holdObservers(_ model: Model, _ transition: Transition, _ recorder: StoreStepRecorder) {
+    let observers = compiled.observers
+    recorder.hold {
+      for observer in observers { observer(model, transition) }
+    }
+  }
+
+  /// Records the deadlines of `state`, just entered in a store step, instead of arming timers
+  /// (P8). Notification triggers are not armed: the stored object lives for one step only.
+  func recordArmed(_ state: Int32, _ triggers: [CompiledMachine<Model>.Trigger], _ recorder: StoreStepRecorder) {
+    let name = stateName(state)
+    recorder.armed.removeAll { $0.state == name }
+    for trigger in triggers {
+      guard let delay = trigger.timeout else { continue }
+      recorder.armed.append(ArmedTimeout(state: name, event: eventName(trigger.event), delay: delay))
+    }
+  }
+
+  /// Remembers that a step of a store step's run to completion failed: the store rolls the whole
+  /// step back (P5), even when the failed step was a queued one whose error the runtime only logs.
+  @usableFromInline
+  func recordStoreStepFailure(_ error: StateMachineError, _ model: Model) {
+    guard let recorder = locked(model, { model._$stateMachineStorage.extras?.storeRecorder }) else { return }
+    if recorder.failure == nil { recorder.failure = error }
+  }
+}
+
+extension StateMachineStorage {
+  /// The flags that send a run to completion through ``StateMachineDefinition/startOrRefuse(_:_:)``.
+  @usableFromInline static var startOrStoreFlags: UInt8 { unstartedFlag | storeManagedFlag }
+}
+
+extension StateMachineDefinition {
+  /// Before the first step of a run to completion: refuses an event on a store-managed object
+  /// outside a store step (P13), or enters a machine that has not started. Returns the refusal.
+  @usableFromInline
+  func startOrRefuse(_ event: Int32, _ model: Model) -> StepOutcome? {
+    let (unstarted, refused) = locked(model) {
+      let storage = model._$stateMachineStorage
+      return (
+        storage.isUnstarted,
+        storage.slowPathFlags & StateMachineStorage.storeManagedFlag != 0 && storage.extras?.storeRecorder == nil
+      )
+    }
+    if refused { return rejected(.storeManaged(event: eventName(event))) }
+    if unstarted { _ = enter(model) }
+    return nil
+  }
+}
