@@ -6,7 +6,9 @@ extension StateMachineDefinition {
   /// compound or parallel state, any of its descendants (P14). `state` is a name or a path, as
   /// for ``isInState(_:on:)``; `false` when either is not in the definition.
   public func isStored(_ stored: String, in state: String) -> Bool {
-    guard let chart = compiled.chart else { return stored == state && compiled.stateTable.index(of: state) != nil }
+    guard case .statechart(let chart) = compiled.engine else {
+      return stored == state && compiled.stateTable.index(of: state) != nil
+    }
     let index = compiled.stateTable.index(of: state) ?? stateIndex(resolving: state)
     guard index >= 0, let active = try? configuration(parsing: stored, chart) else { return false }
     return active.contains(index)

@@ -112,7 +112,9 @@ extension StateMachineDefinition {
   /// statechart (ancestors and regions included), or the one state of a flat machine. Empty for
   /// a string that is not a configuration of the definition.
   public func activeStates(inStored state: String) -> [String] {
-    guard let chart = compiled.chart else { return compiled.stateTable.index(of: state) == nil ? [] : [state] }
+    guard case .statechart(let chart) = compiled.engine else {
+      return compiled.stateTable.index(of: state) == nil ? [] : [state]
+    }
     guard let active = try? configuration(parsing: state, chart) else { return [] }
     return active.members.map { chart.tree.paths[Int($0)] }
   }
