@@ -44,6 +44,8 @@ struct StepPlans: Sendable {
     @usableFromInline let next: Int32
     /// Whether any of its transitions has a guard: if not, selection takes it without looking.
     @usableFromInline let isGuarded: Bool
+    /// Its entry in ``historyPlans`` (histories it records or enters through), or -1.
+    @usableFromInline let historyPlan: Int32
   }
 
   /// The most configurations a parallel chart may have to be numbered.
@@ -51,21 +53,29 @@ struct StepPlans: Sendable {
 
   /// Per slot (`event * height + configuration`), where its candidates start and end in
   /// `candidates` (equal: no plan). Dense, like the fast table, so a lookup is two loads.
-  @usableFromInline private(set) var starts: [Int32] = []
-  @usableFromInline private(set) var ends: [Int32] = []
-  @usableFromInline private(set) var candidates: [PlannedCandidate] = []
-  @usableFromInline private(set) var pool: [Int32] = []
+  @usableFromInline var starts: [Int32] = []
+  @usableFromInline var ends: [Int32] = []
+  @usableFromInline var candidates: [PlannedCandidate] = []
+  @usableFromInline var pool: [Int32] = []
   /// Configurations per event column: the state count (nested) or the configuration count.
-  @usableFromInline private(set) var height = 0
+  @usableFromInline var height = 0
   /// The parallel shape's numbered configurations, their numbers, and the first leaf of each
   /// (the storage's state index). Empty for the nested shape.
-  @usableFromInline private(set) var configurations: [StateSet] = []
-  @usableFromInline private(set) var numbers: [StateSet: Int32] = [:]
-  @usableFromInline private(set) var firstLeaves: [Int32] = []
+  @usableFromInline var configurations: [StateSet] = []
+  @usableFromInline var numbers: [StateSet: Int32] = [:]
+  @usableFromInline var firstLeaves: [Int32] = []
+  /// The nested shape's history (S15): what candidates record and enter through
+  /// (``HistoryPlan``), where a slot's candidates for each recordable state start, and `[state]`
+  /// for each recorded state, built once so that a step records by assignment, not allocation.
+  @usableFromInline var historyPlans: [HistoryPlan] = []
+  @usableFromInline var alternativeStarts: [Int32] = []
+  @usableFromInline var records: [[Int32]] = []
+  /// Whether any candidate enters through a history: the step then reads the records first.
+  @usableFromInline var entersHistory = false
 
   init() {}
 
-  private init(height: Int, events: Int) {
+  init(height: Int, events: Int) {
     self.height = height
     starts = Array(repeating: 0, count: height * events)
     ends = starts
@@ -103,15 +113,15 @@ struct StepPlans: Sendable {
 
   // MARK: Building
 
-  private mutating func span(_ values: some Collection<Int32>) -> Span {
+  mutating func span(_ values: some Collection<Int32>) -> Span {
     let start = Int32(pool.count)
     pool += values
     return Span(start: start, end: Int32(pool.count))
   }
 
-  private mutating func candidate<Model>(
+  mutating func candidate<Model>(
     _ chart: Statechart<Model>, transitions: some Collection<Int32>, exits: [Int32], entries: [Int32],
-    defaultEntries: [Int32], next: Int32, code: Code
+    defaultEntries: [Int32], next: Int32, code: Code, historyPlan: Int32 = -1
   ) -> PlannedCandidate {
     let transitionSpan = span(transitions)
     let exitSpan = span(exits)
@@ -130,10 +140,10 @@ struct StepPlans: Sendable {
     return PlannedCandidate(
       transitions: transitionSpan, exits: exitSpan, entries: entrySpan, defaultEntries: defaultSpan,
       exitsWithCode: exitsWithCode, entriesWithCode: entriesWithCode, next: next,
-      isGuarded: transitions.contains { chart.transitions[Int($0)].guardBody != nil })
+      isGuarded: transitions.contains { chart.transitions[Int($0)].guardBody != nil }, historyPlan: historyPlan)
   }
 
-  private mutating func setPlan(_ slot: Int, _ planned: [PlannedCandidate]) {
+  mutating func setPlan(_ slot: Int, _ planned: [PlannedCandidate]) {
     starts[slot] = Int32(candidates.count)
     candidates += planned
     ends[slot] = Int32(candidates.count)
@@ -141,7 +151,7 @@ struct StepPlans: Sendable {
 
   /// The lists one nested slot is planned in, reused from slot to slot: planning a large chart
   /// visits every (leaf, event) slot, and fresh arrays for each would dominate loading it.
-  private struct NestedScratch {
+  struct NestedScratch {
     /// The active states with the leaf active: it, then its ancestors.
     var active: [Int32] = []
     var exits: [Int32] = []
@@ -152,6 +162,10 @@ struct StepPlans: Sendable {
     /// events with any, so that clearing is proportional to them.
     var byEvent: [[Int32]]
     var events: [Int32] = []
+    /// The slot's candidate that enters through a history (-1: none), and its candidate for each
+    /// state the history can have recorded (`nil`: the full step).
+    var historyPosition = -1
+    var alternatives: [PlannedCandidate?] = []
   }
 
   /// Plans every slot of a nested chart that the plan can serve, and returns the fast-table
@@ -186,26 +200,28 @@ struct StepPlans: Sendable {
         scratch.planned.removeAll(keepingCapacity: true)
         var silent = false
         for index in scratch.byEvent[Int(event)] {
-          guard let next = nestedStep(chart, transition: index, leaf: leaf, &scratch) else {
+          guard let planned = plans.nestedCandidate(chart, transition: index, leaf: leaf, &scratch, code: code) else {
             scratch.planned.removeAll(keepingCapacity: true)
             break
           }
-          scratch.planned.append(
-            plans.candidate(
-              chart, transitions: CollectionOfOne(index), exits: scratch.exits, entries: scratch.entries,
-              defaultEntries: scratch.defaultEntries, next: next, code: code))
+          scratch.planned.append(planned)
           let unguarded = chart.transitions[Int(index)].guardBody == nil
           silent =
-            scratch.planned.count == 1 && unguarded && chart.transitions[Int(index)].action == nil
+            scratch.planned.count == 1 && planned.historyPlan < 0 && unguarded
+            && chart.transitions[Int(index)].action == nil
             && !code.event(event) && !scratch.exits.contains(where: code.state)
             && !scratch.entries.contains(where: code.state)
             && scratch.defaultEntries.allSatisfy { chart.initialActions[Int($0)] == nil }
           if unguarded { break }
         }
         scratch.byEvent[Int(event)].removeAll(keepingCapacity: true)
-        guard !scratch.planned.isEmpty else { continue }
+        guard !scratch.planned.isEmpty else {
+          scratch.historyPosition = -1
+          continue
+        }
         let slot = TransitionSlot.position(event: Int(event), state: Int(leaf), columnHeight: chart.count)
         plans.setPlan(slot, scratch.planned)
+        plans.planHistoryAlternatives(&scratch)
         fast[slot] = silent ? .fast(scratch.planned[0].next) : .full
       }
       scratch.events.removeAll(keepingCapacity: true)
@@ -237,11 +253,12 @@ struct StepPlans: Sendable {
     return total
   }
 
-  /// The exits and entries of transition `index` from `leaf`, left in `scratch`, and the leaf it
-  /// ends in; or `nil` if it needs the full step: a history, junction or join target, a final
-  /// state entered, a state with history exited, `die`.
-  private static func nestedStep<Model>(
-    _ chart: Statechart<Model>, transition index: Int32, leaf: Int32, _ scratch: inout NestedScratch
+  /// The exits and entries of transition `index` from `leaf` to `target` (its own, or what the
+  /// history it targets stands for), left in `scratch`, and the leaf it ends in; or `nil` if it
+  /// needs the full step: a pseudostate target, a final state entered, `die`.
+  static func nestedStep<Model>(
+    _ chart: Statechart<Model>, transition index: Int32, target override: Int32? = nil, leaf: Int32,
+    _ scratch: inout NestedScratch
   ) -> Int32? {
     let tree = chart.tree
     scratch.exits.removeAll(keepingCapacity: true)
@@ -250,7 +267,7 @@ struct StepPlans: Sendable {
     let transition = chart.transitions[Int(index)]
     if transition.terminates { return nil }
     if transition.targets.isEmpty { return leaf }
-    guard transition.targets.count == 1, case let target = transition.targets[0],
+    guard transition.targets.count == 1, case let target = override ?? transition.targets[0],
       [.atomic, .compound].contains(tree.kinds[Int(target)])
     else { return nil }
     // The domain (S8, S10) with the single active branch.
@@ -299,121 +316,7 @@ struct StepPlans: Sendable {
       current = next
     }
     guard tree.kinds[Int(current)] == .atomic else { return nil }
-    if scratch.exits.contains(where: { !chart.historyChildren[Int($0)].isEmpty }) { return nil }
     if scratch.entries.contains(where: { tree.kinds[Int($0)] == .final || chart.isParallel($0) }) { return nil }
     return current
-  }
-
-  /// Numbers the legal configurations of a parallel chart (at most ``maxConfigurations``) and
-  /// plans each (event, configuration) slot whose selection runs no guard, with the same
-  /// procedures the full step uses (S4, S6, S8, S9).
-  static func parallel<Model>(_ chart: Statechart<Model>, events: Int, code: Code) -> StepPlans {
-    guard !chart.hasEventless, !chart.tree.kinds.contains(.join),
-      let configurations = legalConfigurations(chart, within: -1)
-    else { return StepPlans() }
-    var plans = StepPlans(height: configurations.count, events: events)
-    plans.configurations = configurations
-    for (number, configuration) in configurations.enumerated() {
-      plans.numbers[configuration] = Int32(number)
-      plans.firstLeaves.append(configuration.first { chart.isAtomic($0) } ?? 0)
-    }
-    for (number, configuration) in configurations.enumerated() {
-      for event in 0..<Int32(events) {
-        guard let step = parallelStep(chart, event: event, configuration),
-          let next = plans.numbers[step.next]
-        else { continue }
-        let planned = plans.candidate(
-          chart, transitions: step.transitions, exits: step.exits, entries: step.entries,
-          defaultEntries: step.defaultEntries, next: next, code: code)
-        plans.setPlan(Int(event) * configurations.count + number, [planned])
-      }
-    }
-    return plans
-  }
-
-  /// The transitions `event` takes in `configuration` and what they exit and enter, or `nil` if
-  /// none is taken or the full step is needed (a guard, a pseudostate target, `die`, history
-  /// recorded, a final state entered).
-  private static func parallelStep<Model>(_ chart: Statechart<Model>, event: Int32, _ configuration: StateSet) -> (
-    transitions: [Int32], exits: [Int32], entries: [Int32], defaultEntries: [Int32], next: StateSet
-  )? {
-    var enabled: [(index: Int32, selected: Statechart<Model>.SelectedTransition)] = []
-    for atomic in configuration where chart.isAtomic(atomic) {
-      var holder = atomic
-      search: while true {
-        for index in chart.transitions(from: holder) where chart.transitions[Int(index)].event == event {
-          let transition = chart.transitions[Int(index)]
-          if transition.guardBody != nil || transition.terminates { return nil }
-          if transition.targets.contains(where: { chart.tree.kinds[Int($0)].isPseudostate }) { return nil }
-          if !enabled.contains(where: { $0.index == index }) {
-            enabled.append(
-              (index, .init(source: transition.source, targets: transition.targets, kind: transition.kind, actions: [])))
-          }
-          break search
-        }
-        if holder == -1 { break }
-        holder = chart.tree.parents[Int(holder)]
-      }
-    }
-    var record = ChartConfiguration(capacity: chart.count)
-    record.active = configuration
-    // Conflicts (S6) keep a subsequence, so the kept transitions' indices are found in order.
-    let kept = chart.removeConflictingTransitions(enabled.map { $0.selected }, record)
-    guard !kept.isEmpty else { return nil }
-    var transitions: [Int32] = []
-    var remaining = kept[...]
-    for (index, selected) in enabled
-    where remaining.first.map({ $0.source == selected.source && $0.targets == selected.targets }) ?? false {
-      transitions.append(index)
-      remaining = remaining.dropFirst()
-    }
-    let exits = chart.computeExitSet(kept, record)
-    if exits.contains(where: { !chart.historyChildren[Int($0)].isEmpty }) { return nil }
-    let entry = chart.computeEntrySet(kept, [:])
-    if entry.states.contains(where: { chart.kind($0) == .final }) || !entry.historyDefaults.isEmpty { return nil }
-    var next = configuration
-    next.subtract(exits)
-    next.formUnion(entry.states)
-    return (transitions, exits.members.reversed(), entry.states.members, entry.defaultEntry.members, next)
-  }
-
-  /// The legal configurations (S1) of the states under `parent` (the root: -1), in document
-  /// order, or `nil` past ``maxConfigurations``.
-  private static func legalConfigurations<Model>(_ chart: Statechart<Model>, within parent: Int32) -> [StateSet]? {
-    let empty = StateSet(capacity: chart.count)
-    func of(_ state: Int32) -> [StateSet]? {
-      var result: [StateSet] = []
-      switch chart.kind(state) {
-      case .compound:
-        for child in chart.tree.stateChildren(of: state) {
-          guard let nested = of(child) else { return nil }
-          result += nested
-          if result.count > maxConfigurations { return nil }
-        }
-      case .parallel:
-        result = [empty]
-        for region in chart.tree.stateChildren(of: state) {
-          guard let nested = of(region), result.count * nested.count <= maxConfigurations else { return nil }
-          result = result.flatMap { partial in
-            nested.map { configuration in
-              var union = partial
-              union.formUnion(configuration)
-              return union
-            }
-          }
-        }
-      default:
-        result = [empty]
-      }
-      for index in result.indices { result[index].insert(state) }
-      return result
-    }
-    var result: [StateSet] = []
-    for child in chart.tree.stateChildren(of: parent) {
-      guard let nested = of(child) else { return nil }
-      result += nested
-      if result.count > maxConfigurations { return nil }
-    }
-    return result
   }
 }

@@ -32,7 +32,13 @@ extension StateMachineDefinition {
       return flatStep(event, payload, model)
     case .statechart(let chart):
       let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
-      if let plan = chart.plans.plan(event: event, from: start.number) {
+      if var plan = chart.plans.plan(event: event, from: start.number) {
+        // A slot that enters through a history takes the candidates of what it recorded (S15).
+        if chart.plans.entersHistory {
+          let history = locked(model) { start.extras?.chart?.history } ?? [:]
+          guard let resolved = chart.plans.resolved(plan, history) else { return chartStep(chart, event, payload, model) }
+          plan = resolved
+        }
         return plannedStep(chart, plan, start, event, payload, model)
       }
       return chartStep(chart, event, payload, model)

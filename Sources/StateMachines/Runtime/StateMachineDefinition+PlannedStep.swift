@@ -175,6 +175,15 @@ extension StateMachineDefinition {
       if extras.chart == nil { extras.chart = ChartConfiguration(capacity: chart.count) }
       extras.chart!.active = active
       if !chart.isNested { extras.chart!.number = next }
+      if chosen.historyPlan >= 0 {
+        // What the exits record (S15), by assignment of arrays built when compiling.
+        let records = chart.plans.historyPlans[Int(chosen.historyPlan)].records
+        var position = Int(records.start)
+        while position < Int(records.end) {
+          extras.chart!.history[chart.plans.pool[position]] = chart.plans.records[Int(chart.plans.pool[position + 1])]
+          position &+= 2
+        }
+      }
       if chart.hasTriggers {
         for state in chart.plans.members(chosen.exits) { extras.chart!.entrySerial[state] = nil }
         for state in chart.plans.members(chosen.entries) {
