@@ -130,21 +130,26 @@ extension StepPlans {
       defaultEntries: scratch.defaultEntries, next: next, code: code, historyPlan: historyPlan)
   }
 
-  /// The candidates of a slot planned at `plan`, or, if one of them enters through a history
-  /// that recorded a state, the slot's alternative for that state; `nil` if that record has no
-  /// plan (the full step takes the event).
+  /// The history plan of the candidate of `plan` that enters through a history, if one does.
   @inlinable
-  func resolved(_ plan: Range<Int>, _ history: [Int32: [Int32]]) -> Range<Int>? {
+  func historyEntered(by plan: Range<Int>) -> HistoryPlan? {
     for index in plan where candidates[index].historyPlan >= 0 {
       let historyPlan = historyPlans[Int(candidates[index].historyPlan)]
-      guard historyPlan.target >= 0 else { continue }
-      guard let record = history[historyPlan.target] else { return plan }
-      guard record.count == 1, case let recorded = record[0], recorded >= historyPlan.firstRecordable,
-        recorded <= historyPlan.lastRecordable
-      else { return nil }
-      let start = Int(alternativeStarts[Int(historyPlan.alternativesBase + recorded)])
-      return start < 0 ? nil : start..<start + Int(historyPlan.width)
+      if historyPlan.target >= 0 { return historyPlan }
     }
-    return plan
+    return nil
+  }
+
+  /// The candidates of a slot planned at `plan` whose history `entered` recorded `record`: the
+  /// slot's alternative for the recorded state, or `plan` itself (the history's default) when
+  /// nothing is recorded; `nil` if the record has no plan (the full step takes the event).
+  @inlinable
+  func resolved(_ plan: Range<Int>, _ entered: HistoryPlan, record: [Int32]?) -> Range<Int>? {
+    guard let record else { return plan }
+    guard record.count == 1, case let recorded = record[0], recorded >= entered.firstRecordable,
+      recorded <= entered.lastRecordable
+    else { return nil }
+    let start = Int(alternativeStarts[Int(entered.alternativesBase + recorded)])
+    return start < 0 ? nil : start..<start + Int(entered.width)
   }
 }

@@ -34,9 +34,11 @@ extension StateMachineDefinition {
       let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
       if var plan = chart.plans.plan(event: event, from: start.number) {
         // A slot that enters through a history takes the candidates of what it recorded (S15).
-        if chart.plans.entersHistory {
-          let history = locked(model) { start.extras?.chart?.history } ?? [:]
-          guard let resolved = chart.plans.resolved(plan, history) else { return chartStep(chart, event, payload, model) }
+        if chart.plans.entersHistory, let entered = chart.plans.historyEntered(by: plan) {
+          let record = locked(model) { start.extras?.chart?.history[entered.target] }
+          guard let resolved = chart.plans.resolved(plan, entered, record: record) else {
+            return chartStep(chart, event, payload, model)
+          }
           plan = resolved
         }
         return plannedStep(chart, plan, start, event, payload, model)
