@@ -38,8 +38,9 @@ final class StateMachineExtras: @unchecked Sendable {
   var nextSubscription: UInt64 = 0
   /// Set while a store runs a step on this object (`storeStep`): what the step does is recorded
   /// and its `after` callbacks, observers and stream elements are held back until the store
-  /// commits (P5). `nil` otherwise.
-  @usableFromInline var storeRecorder: StoreStepRecorder?
+  /// commits (P5). `nil` otherwise. Set and cleared by the thread that owns the step, under the
+  /// object's lock; read on every step, so without the dynamic exclusivity check.
+  @usableFromInline @exclusivity(unchecked) var storeRecorder: StoreStepRecorder?
   /// The store version of the row this object was loaded from (P4's compare-and-set); `nil` for
   /// an object no store loaded.
   var storeVersion: Int64?
