@@ -5,9 +5,7 @@
 
 sm_lock_slot sm_locks[SM_LOCK_COUNT];
 
-static _Thread_local sm_thread_steps current_steps;
-
-sm_thread_steps *sm_current_steps(void) { return &current_steps; }
+_Thread_local sm_thread_steps sm_thread_current_steps;
 
 void sm_lock_wait(uint32_t *word) {
 #if !defined(__APPLE__)

@@ -13,6 +13,15 @@ enum MachineCallback<Model> {
     case .withTransition(let body): try body(model, transition())
     }
   }
+
+  /// Calls the callback with a transition built already (passed on without a copy).
+  @inlinable
+  func callAsFunction(_ model: Model, _ transition: Transition) throws {
+    switch self {
+    case .plain(let body): try body(model)
+    case .withTransition(let body): try body(model, transition)
+    }
+  }
 }
 
 /// A guard as registered: with or without the ``Transition``.
@@ -26,6 +35,15 @@ enum MachineGuard<Model> {
     switch self {
     case .plain(let body): return try body(model)
     case .withTransition(let body): return try body(model, transition())
+    }
+  }
+
+  /// Calls the guard with a transition built already (passed on without a copy).
+  @inlinable
+  func callAsFunction(_ model: Model, _ transition: Transition) throws -> Bool {
+    switch self {
+    case .plain(let body): return try body(model)
+    case .withTransition(let body): return try body(model, transition)
     }
   }
 }

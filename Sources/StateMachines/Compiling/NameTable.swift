@@ -1,7 +1,8 @@
 /// Looks names up without general-purpose string hashing: `fire("suspend")` and
 /// `isInState("active")` find the index with a cheap multiplicative hash of the name's UTF-8
 /// bytes (the standard `Hasher` is seeded SipHash) in an open-addressing table, then one string
-/// compare.
+/// compare. Each slot keeps high bits of its name's hash, so a collision is passed over without
+/// comparing strings.
 ///
 /// Names compare as Swift's `String ==` does, by canonical equivalence (SEMANTICS §Names): `"é"`
 /// precomposed and `"e\u{301}"` are one name. Equal ASCII strings have equal bytes, so the byte
@@ -9,9 +10,10 @@
 /// other spellings. The fast path is unchanged for a name that is in the table.
 @usableFromInline
 struct NameTable: Sendable {
-  /// `index + 1` of the name in that slot, 0 for an empty slot. At least twice as many slots as
-  /// names, a power of two.
-  @usableFromInline let slots: [Int32]
+  /// `index + 1` of the name in that slot in the low 32 bits, the high 32 bits of its hash
+  /// (``tag(_:)``) in the high ones; 0 for an empty slot. At least twice as many slots as names, a
+  /// power of two.
+  @usableFromInline let slots: [UInt64]
   @usableFromInline let names: [String]
   /// Every name by `String` key (whose hashing is canonical), when some name is not ASCII: the
   /// fallback of a miss. `nil` for an all-ASCII table, the common case.
@@ -31,19 +33,20 @@ struct NameTable: Sendable {
     self.canonical = canonical
     var capacity = 4
     while capacity < names.count * 2 { capacity <<= 1 }
-    var slots = [Int32](repeating: 0, count: capacity)
+    var slots = [UInt64](repeating: 0, count: capacity)
     for (index, name) in names.enumerated() {
       if let canonical, canonical[name] != Int32(index) { continue }
-      var slot = Self.hash(name) & (capacity - 1)
+      let hash = Self.hash(name)
+      var slot = hash & (capacity - 1)
       var duplicate = false
       while slots[slot] != 0 {
-        if names[Int(slots[slot]) - 1] == name {
+        if names[Int(UInt32(truncatingIfNeeded: slots[slot])) - 1] == name {
           duplicate = true
           break
         }
         slot = (slot + 1) & (capacity - 1)
       }
-      if !duplicate { slots[slot] = Int32(index + 1) }
+      if !duplicate { slots[slot] = Self.tag(hash) | UInt64(index + 1) }
     }
     self.slots = slots
   }
@@ -52,13 +55,23 @@ struct NameTable: Sendable {
   @inlinable
   func index(of name: String) -> Int32? {
     let mask = slots.count &- 1
-    var slot = Self.hash(name) & mask
+    let hash = Self.hash(name)
+    let tag = Self.tag(hash)
+    var slot = hash & mask
     while true {
       let entry = slots[slot]
       if entry == 0 { return canonicalIndex(of: name) }
-      if names[Int(entry &- 1)] == name { return entry &- 1 }
+      let index = Int32(truncatingIfNeeded: entry) &- 1
+      if entry & 0xFFFF_FFFF_0000_0000 == tag && names[Int(index)] == name { return index }
       slot = (slot &+ 1) & mask
     }
+  }
+
+  /// The high 32 bits of `hash` in the high half of a slot (the slot number comes from its low
+  /// bits, so the two rarely agree by chance).
+  @inlinable
+  static func tag(_ hash: Int) -> UInt64 {
+    UInt64(UInt(bitPattern: hash)) & 0xFFFF_FFFF_0000_0000
   }
 
   /// The index of a spelling of `name` whose bytes differ from the declared one's (a miss of the
@@ -110,13 +123,20 @@ struct NameTable: Sendable {
       hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
       offset &+= 8
     }
+    // The last 0–7 bytes in at most three loads (4, 2, 1 bytes), not a loop over bytes.
     var tail: UInt64 = 0
     var shift: UInt64 = 0
-    while offset < bytes.count {
-      tail |= UInt64(bytes[offset]) &<< shift
-      shift &+= 8
-      offset &+= 1
+    if bytes.count &- offset >= 4 {
+      tail = UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+      shift = 32
+      offset &+= 4
     }
+    if bytes.count &- offset >= 2 {
+      tail |= UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self).littleEndian) &<< shift
+      shift &+= 16
+      offset &+= 2
+    }
+    if offset < bytes.count { tail |= UInt64(bytes[offset]) &<< shift }
     hash = (hash ^ tail) &* multiplier
     return Int(truncatingIfNeeded: hash ^ (hash &>> 32))
   }

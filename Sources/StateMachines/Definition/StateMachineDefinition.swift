@@ -22,6 +22,8 @@
 /// this or other machines. They should capture nothing that is not safe to use from there.
 public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked Sendable {
   @usableFromInline let compiled: CompiledMachine<Model>
+  /// The state and event names every ``Transition`` of a flat step reads, by index.
+  @usableFromInline let transitionNames: TransitionNames
 
   /// Why the definition is invalid, or `nil` if it is valid.
   public let definitionError: DefinitionError?
@@ -47,6 +49,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
         rejectingEverythingWith: builder.states, events: builder.eventNames, initial: builder.initialState)
       definitionError = error
     }
+    transitionNames = TransitionNames(states: compiled.states, events: compiled.events)
   }
 
   /// Builds a definition and throws if it is invalid.

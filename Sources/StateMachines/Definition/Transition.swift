@@ -1,43 +1,100 @@
 /// What a callback, guard or action learns about the transition it runs in.
+///
+/// Cheap to pass around: a reference to the names and three indices, not three strings. A step
+/// builds one per event and hands every callback the same value; a name is looked up only when a
+/// callback reads it.
 public struct Transition {
-  /// The event that was fired.
-  public let event: String
-  /// The state the machine was in when the event was fired.
-  public let from: String
-  /// The state the transition leads to.
-  public let to: String
+  /// Where the names are: the definition's tables, or those of a transition built from strings.
+  @usableFromInline let names: TransitionNames
+  /// Indexes into ``TransitionNames/events`` and ``TransitionNames/states``; -1 for the
+  /// explicit name of ``names``.
+  @usableFromInline let eventIndex: Int32
+  @usableFromInline let fromIndex: Int32
+  @usableFromInline let toIndex: Int32
   /// The value fired with the event (`fire("x", payload:)` or a generated `x(with:)`), if any.
   public let payload: (any Sendable)?
+
+  /// The event that was fired.
+  public var event: String { eventIndex < 0 ? names.event : names.events[Int(eventIndex)] }
+  /// The state the machine was in when the event was fired.
+  public var from: String { fromIndex < 0 ? names.from : names.states[Int(fromIndex)] }
+  /// The state the transition leads to.
+  public var to: String { toIndex < 0 ? names.to : names.states[Int(toIndex)] }
   /// The path of the state that declares the transition (HIERARCHY.md §3); in a flat machine,
   /// the state the machine was in. `(root)` for a wildcard or the machine's start.
-  public var source: String { explicitSource ?? from }
-  /// The source when it is not `from` (kept apart so that a flat step copies no more names).
-  private let explicitSource: String?
+  public var source: String { names.source ?? from }
   /// The paths of the transition's targets; empty for a targetless (internal) transition. A
   /// guard sees them before a junction chose its path.
-  public var targets: [String] { explicitTargets ?? [to] }
-  /// The targets when they are not just `to` (kept apart so that a flat step allocates no array).
-  private let explicitTargets: [String]?
+  public var targets: [String] { names.targets ?? [to] }
   /// How the transition treats its source (S10).
-  public let kind: TransitionKind
+  public var kind: TransitionKind { names.kind }
 
   /// Creates a transition description. `source` defaults to `from`, `targets` to `[to]`.
   public init(
     event: String, from: String, to: String, payload: (any Sendable)? = nil, source: String? = nil,
     targets: [String]? = nil, kind: TransitionKind = .external
   ) {
-    self.event = event
-    self.from = from
-    self.to = to
+    names = TransitionNames(event: event, from: from, to: to, source: source, targets: targets, kind: kind)
+    eventIndex = -1
+    fromIndex = -1
+    toIndex = -1
     self.payload = payload
-    explicitSource = source
-    explicitTargets = targets
-    self.kind = kind
+  }
+
+  /// A transition of a flat step: names of the definition's tables, by index (nothing copied).
+  @inlinable
+  init(_ names: TransitionNames, event: Int32, from: Int32, to: Int32, payload: (any Sendable)?) {
+    self.names = names
+    eventIndex = event
+    fromIndex = from
+    toIndex = to
+    self.payload = payload
   }
 
   /// The payload as `T`, or `nil` if there is none or it has another type.
   public func payload<T>(as type: T.Type = T.self) -> T? {
     payload as? T
+  }
+}
+
+/// The names a ``Transition`` reads: a definition's state and event tables, shared by all its
+/// steps, or the explicit names of one transition. Immutable.
+@usableFromInline
+final class TransitionNames: @unchecked Sendable {
+  /// The definition's states and events (empty for explicit names).
+  let states: [String]
+  let events: [String]
+  /// The explicit names (empty for a definition's tables).
+  let event: String
+  let from: String
+  let to: String
+  /// The source and targets when they are not `from` and `[to]`.
+  let source: String?
+  let targets: [String]?
+  let kind: TransitionKind
+
+  /// The names of a definition.
+  init(states: [String], events: [String]) {
+    self.states = states
+    self.events = events
+    event = ""
+    from = ""
+    to = ""
+    source = nil
+    targets = nil
+    kind = .external
+  }
+
+  /// The explicit names of one transition.
+  init(event: String, from: String, to: String, source: String?, targets: [String]?, kind: TransitionKind) {
+    states = []
+    events = []
+    self.event = event
+    self.from = from
+    self.to = to
+    self.source = source
+    self.targets = targets
+    self.kind = kind
   }
 }
 

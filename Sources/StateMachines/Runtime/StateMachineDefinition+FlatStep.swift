@@ -11,11 +11,7 @@ extension StateMachineDefinition {
       let candidate = compiled.candidates[index]
       guard let guardBody = candidate.guardBody else { return candidate }
       let to = candidate.target >= 0 ? candidate.target : from
-      let passed = try guardBody(model) {
-        Transition(
-          event: compiled.events[Int(event)], from: compiled.states[Int(from)],
-          to: compiled.states[Int(to)], payload: payload)
-      }
+      let passed = try guardBody(model) { Transition(transitionNames, event: event, from: from, to: to, payload: payload) }
       trace("guard of '\(eventName(event))' to '\(stateName(to))': \(passed)")
       if passed { return candidate }
     }
@@ -47,42 +43,46 @@ extension StateMachineDefinition {
     }
   }
 
+  /// The rejection of every event by an invalid definition (out of line: it copies the error).
+  @usableFromInline
+  func rejectedByDefinition() -> StepOutcome {
+    rejected(.invalidDefinition(definitionError!))
+  }
+
   /// Steps 1–9 of SEMANTICS.md for a flat machine.
   @inlinable
   func flatStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     let (from, terminated) = locked(model) {
       (model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.isTerminated)
     }
-    let eventName = compiled.events[Int(event)]
-    trace("event '\(eventName)' in state '\(stateName(from))'")
+    // The names are looked up only for the log and for errors (a String copy is a retain).
+    trace("event '\(eventName(event))' in state '\(stateName(from))'")
     // 1. A terminated machine rejects everything.
-    if let definitionError { return rejected(.invalidDefinition(definitionError)) }
-    if terminated { return rejected(.terminated(event: eventName, state: stateName(from))) }
+    if definitionError != nil { return rejectedByDefinition() }
+    if terminated { return rejected(.terminated(event: eventName(event), state: stateName(from))) }
     // 2. Select the transition.
     let candidates = compiled.candidateRows.range(state: from, event: event)
     if candidates.isEmpty {
-      return rejected(.noTransition(event: eventName, state: stateName(from)))
+      return rejected(.noTransition(event: eventName(event), state: stateName(from)))
     }
     let selected: CompiledMachine<Model>.FlatCandidate
     do {
       guard let candidate = try selectCandidate(event, from: from, in: candidates, payload: payload, model) else {
-        return rejected(.guardsFailed(event: eventName, state: stateName(from)))
+        return rejected(.guardsFailed(event: eventName(event), state: stateName(from)))
       }
       selected = candidate
     } catch {
-      return failed(eventName, transitionHappened: false, error)
+      return failed(eventName(event), transitionHappened: false, error)
     }
     let to = selected.target >= 0 ? selected.target : from
     let isExternal = !selected.isInternal
-    // The Transition is built once, up front, if any callback of the definition takes it; else
-    // never (no callback asks). Read-only afterwards: no optional to fill in, no access checks.
-    let built: Transition? =
-      compiled.takesTransition
-      ? Transition(event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
-      : nil
-    func transition() -> Transition {
-      built ?? Transition(event: eventName, from: compiled.states[Int(from)], to: compiled.states[Int(to)], payload: payload)
-    }
+    // One Transition for the whole step, handed to every callback as it is: a reference to the
+    // definition's names and three indices, so building and passing it copies no string.
+    // (Without a payload, a `nil` of its own: copying the optional existential is a generic call.)
+    let transition =
+      payload == nil
+      ? Transition(transitionNames, event: event, from: from, to: to, payload: nil)
+      : Transition(transitionNames, event: event, from: from, to: to, payload: payload)
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
     let announces = announces(model)
     do {
@@ -96,15 +96,15 @@ extension StateMachineDefinition {
       }
       try selected.action?(model, transition)
     } catch {
-      return failed(eventName, transitionHappened: false, error)
+      return failed(eventName(event), transitionHappened: false, error)
     }
     // 6. The state is written; the old state's triggers are disarmed, the new one's armed.
     let terminates = selected.terminates || compiled.isFinal[Int(to)]
     write(to, model, terminating: terminates)
-    trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName)'")
+    trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName(event))'")
     let extras = locked(model) { model._$stateMachineStorage.extras }
     extras?.storeRecorder?.record(
-      CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload))
+      CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload))
     if (isExternal || terminates) && extras != nil { disarm(model) }
     if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
@@ -112,19 +112,19 @@ extension StateMachineDefinition {
     do {
       if isExternal {
         if announces { announce(.entry, to, event: event, payload: payload, model) }
-        try runEntryActions(of: to, model, transition)
+        try runEntryActions(of: to, model) { transition }
       }
-      try runAfterCallbacks(event, model, extras, transition)
+      try runAfterCallbacks(event, model, extras) { transition }
     } catch {
       failure = error
     }
-    notifyObservers(model, extras, transition)
+    notifyObservers(model, extras) { transition }
     if let extras = extras ?? locked(model, { model._$stateMachineStorage.extras }) {
       publish(
-        CompletedTransition(from: stateName(from), event: eventName, to: stateName(to), payload: payload),
+        CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload),
         to: extras)
     }
-    if let failure { return failed(eventName, transitionHappened: true, failure) }
+    if let failure { return failed(eventName(event), transitionHappened: true, failure) }
     return .accepted
   }
 }

@@ -37,12 +37,12 @@ extension StateMachineDefinition {
     _ model: Model
   ) -> StepOutcome {
     let from = start.number
-    let eventName = compiled.events[Int(event)]
-    if let definitionError { return rejected(.invalidDefinition(definitionError)) }
-    if start.terminated { return rejected(.terminated(event: eventName, state: configurationString(chart, from))) }
+    // The event's name is looked up only for the log and for errors (a String copy is a retain).
+    if definitionError != nil { return rejectedByDefinition() }
+    if start.terminated { return rejected(.terminated(event: eventName(event), state: configurationString(chart, from))) }
     func transition(_ index: Int32, to next: Int32) -> Transition {
       Transition(
-        event: eventName, from: configurationString(chart, from), to: configurationString(chart, next),
+        event: eventName(event), from: configurationString(chart, from), to: configurationString(chart, next),
         payload: payload, source: chart.transitions[Int(index)].sourcePath,
         targets: chart.transitions[Int(index)].targetPaths, kind: chart.transitions[Int(index)].kind)
     }
@@ -61,17 +61,17 @@ extension StateMachineDefinition {
           let declared = pool[position]
           guard let guardBody = chart.transitions[Int(declared)].guardBody else { continue }
           let passed = try guardBody(model) { transition(declared, to: candidate.next) }
-          trace("guard of '\(eventName)' to '\(configurationString(chart, candidate.next))': \(passed)")
+          trace("guard of '\(eventName(event))' to '\(configurationString(chart, candidate.next))': \(passed)")
           if !passed { continue candidates }
         }
         chosenIndex = index
         break
       }
     } catch {
-      return failed(eventName, transitionHappened: false, error)
+      return failed(eventName(event), transitionHappened: false, error)
     }
     guard chosenIndex >= 0 else {
-      return rejected(.guardsFailed(event: eventName, state: configurationString(chart, from)))
+      return rejected(.guardsFailed(event: eventName(event), state: configurationString(chart, from)))
     }
     let chosen = chart.plans.candidates[chosenIndex]
     let first = pool[Int(chosen.transitions.start)]
@@ -98,14 +98,14 @@ extension StateMachineDefinition {
         }
       }
     } catch {
-      return failed(eventName, transitionHappened: false, error)
+      return failed(eventName(event), transitionHappened: false, error)
     }
     writePlanned(chart, chosen, start.extras, model)
     start.extras?.storeRecorder?.record(
       CompletedTransition(
-        from: configurationString(chart, from), event: eventName, to: configurationString(chart, chosen.next),
+        from: configurationString(chart, from), event: eventName(event), to: configurationString(chart, chosen.next),
         payload: payload))
-    trace("'\(configurationString(chart, from))' -> '\(configurationString(chart, chosen.next))' on '\(eventName)'")
+    trace("'\(configurationString(chart, from))' -> '\(configurationString(chart, chosen.next))' on '\(eventName(event))'")
     // Only triggers arm anything per state (S18).
     if chart.hasTriggers, !chosen.exits.isEmpty, let extras = locked(model, { model._$stateMachineStorage.extras }) {
       var exited = StateSet(capacity: chart.count)
@@ -139,11 +139,11 @@ extension StateMachineDefinition {
     if start.streams, let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
       publish(
         CompletedTransition(
-          from: configurationString(chart, from), event: eventName, to: configurationString(chart, chosen.next),
+          from: configurationString(chart, from), event: eventName(event), to: configurationString(chart, chosen.next),
           payload: payload),
         to: extras)
     }
-    if let failure { return failed(eventName, transitionHappened: true, failure) }
+    if let failure { return failed(eventName(event), transitionHappened: true, failure) }
     return .accepted
   }
 

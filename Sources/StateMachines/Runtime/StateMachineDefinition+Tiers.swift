@@ -64,10 +64,25 @@ extension StateMachineDefinition {
       return true
     }
     if slot.isLight {
+      let light = compiled.lightTransitions[slot.lightIndex]
       model._$stateMachineStorage.isBusy = true
+      // The commonest light transition, one `after` callback, writes its state right here, under
+      // the lock taken already: the light tier is only taken by objects whose state hooks run no
+      // code (``StateMachineObject/_$stateMachineHasStateHooks``).
+      let soleAfterCallback = light._withUnsafeGuaranteedRef { $0.soleAfterCallback }
+      if soleAfterCallback != nil {
+        model._$stateMachineStorage.stateIndex = light._withUnsafeGuaranteedRef { $0.target }
+      }
       lock?.unlock()
       if let lock { ThreadSteps.push(lock) }
-      let happened = fireLight(compiled.lightTransitions[slot.lightIndex], model)
+      let happened: Bool
+      if let soleAfterCallback {
+        // An error does not undo the transition.
+        try? soleAfterCallback._withUnsafeGuaranteedRef { try $0.body(model) }
+        happened = true
+      } else {
+        happened = fireLight(light, model)
+      }
       _ = endRun(model, event: event.index)
       return happened
     }
@@ -122,18 +137,13 @@ extension StateMachineDefinition {
   }
 
   /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
-  /// state, `after` callbacks. A failing or throwing guard, or a throwing `before` callback,
-  /// changes nothing (the events they fired are dropped too); a throwing `after` callback skips
-  /// the rest and the new state stands.
+  /// state, `after` callbacks (one whose only code is an `after` callback is run by
+  /// ``fireOutOfLine(_:_:modelChecked:)`` itself). A failing or throwing guard, or a throwing
+  /// `before` callback, changes nothing (the events they fired are dropped too); a throwing
+  /// `after` callback skips the rest and the new state stands.
   @inlinable @inline(__always)
   func fireLight(_ light: Unmanaged<LightTransition<Model>>, _ model: Model) -> Bool {
     light._withUnsafeGuaranteedRef { transition in
-      if let callback = transition.soleAfterCallback {
-        write(transition.target, model)
-        // An error does not undo the transition.
-        try? callback._withUnsafeGuaranteedRef { try $0.body(model) }
-        return true
-      }
       if let guardBox = transition.guardBox {
         let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
         guard passed else {

@@ -68,7 +68,11 @@ typedef struct {
   uint32_t depth;
 } sm_thread_steps;
 
-sm_thread_steps *_Nonnull sm_current_steps(void);
+/// The current thread's steps (defined in StateMachinesSupport.c). Reached inline: a call per
+/// access cost a tenth of a `Sendable` object's light transition, which pushes and pops a step.
+extern _Thread_local sm_thread_steps sm_thread_current_steps;
+
+static inline sm_thread_steps *_Nonnull sm_current_steps(void) { return &sm_thread_current_steps; }
 
 /// Records that the current thread runs a step of `object` (it owns the machine's busy mark).
 static inline void sm_steps_push(uintptr_t object) {
