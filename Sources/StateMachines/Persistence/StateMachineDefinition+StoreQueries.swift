@@ -4,7 +4,7 @@
 extension StateMachineDefinition {
   /// Whether a row whose stored state is `stored` is in `state`: the state itself, or, for a
   /// compound or parallel state, any of its descendants (P14). `state` is a name or a path, as
-  /// for ``isInState(_:on:)``; `false` when either is not in the definition.
+  /// for ``isInState(_:on:)-(String,_)``; `false` when either is not in the definition.
   public func isStored(_ stored: String, in state: String) -> Bool {
     guard case .statechart(let chart) = compiled.engine else {
       return stored == state && compiled.stateTable.index(of: state) != nil
