@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 out="$root/.build-fuzz"
 # lld links the sanitizer runtimes without gold's warnings about their local symbols.
-flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -g -use-ld=lld)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -g -use-ld=lld -package-name StateMachines)
 
 build() {
   mkdir -p "$out/modules" "$out/bin" "$out/support"

@@ -42,6 +42,9 @@ struct InMemoryStoreConformanceTests {
   @Test("P8, P12: restore repairs a row without callbacks and re-arms its deadlines")
   func restoreRepairs() async throws { try await suite.restoreRepairs() }
 
+  @Test("names compare by canonical equivalence in fires, restores and scopes; rows keep the declared spelling")
+  func canonicalNames() async throws { try await suite.canonicalNames() }
+
   @Test("P14: scopes match descendants and page")
   func scopes() async throws { try await suite.scopes() }
 
