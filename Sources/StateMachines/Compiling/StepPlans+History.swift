@@ -24,8 +24,9 @@ struct HistoryPlan: Sendable {
 
 extension StepPlans {
   /// At most how many states a history's parent may contain for the transitions into it to be
-  /// planned, and at most how many alternatives all of them may have: beyond, they take the full
-  /// step rather than grow the plans by the square of the chart.
+  /// planned, and at most how many alternatives (recordable states, each a copy of its slot's
+  /// candidates) all of them may have: beyond, they take the full step rather than grow the
+  /// plans by the square of the chart.
   static let maxHistoryDescendants: Int32 = 256
   static let maxHistoryAlternatives = 16_384
 

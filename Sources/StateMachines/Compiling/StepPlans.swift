@@ -10,8 +10,9 @@
 ///   selection runs no guard.
 ///
 /// A planned slot takes ``StateMachineDefinition/plannedStep(_:_:from:_:_:_:)``, a flat-style
-/// step over precomputed lists; the rest (guards in a parallel state, history, finals, junctions,
-/// joins, eventless transitions…) the full statechart step. Candidates are plain values whose
+/// step over precomputed lists (in the nested shape history too, `StepPlans+History.swift`); the
+/// rest (guards in a parallel state, history in a parallel chart, finals, junctions, joins,
+/// eventless transitions…) the full statechart step. Candidates are plain values whose
 /// lists are spans of one pool, so reading a plan retains nothing.
 @usableFromInline
 struct StepPlans: Sendable {
@@ -226,7 +227,7 @@ struct StepPlans: Sendable {
       }
       scratch.events.removeAll(keepingCapacity: true)
     }
-    // The bound counts slots that take the full step after all (history, finals…): a definition
+    // The bound counts slots that take the full step after all (finals, junctions…): a definition
     // does not keep much more room than it uses.
     if plans.candidates.capacity > 2 * plans.candidates.count {
       var fitted: [PlannedCandidate] = []
@@ -237,9 +238,9 @@ struct StepPlans: Sendable {
     return plans
   }
 
-  /// At most how many candidates the nested slots have: for each planned leaf, the transitions of
-  /// it, its ancestors and the root. Reserved at once, since a large chart grew its candidates by
-  /// copying megabytes.
+  /// At most how many candidates the nested slots have, history alternatives aside (they grow
+  /// the array past it): for each planned leaf, the transitions of it, its ancestors and the
+  /// root. Reserved at once, since a large chart grew its candidates by copying megabytes.
   private static func maxNestedCandidates<Model>(_ chart: Statechart<Model>) -> Int {
     var total = 0
     for leaf in 0..<Int32(chart.count) where chart.kind(leaf) == .atomic {

@@ -13,6 +13,10 @@ import Foundation
 /// persisted store: one atomic step per fire with a compare-and-set on the version (P1–P4),
 /// `after` callbacks after the commit (P5), request ids (P6), durable deadlines on its
 /// ``StoreClock`` (P8–P11), scopes (P14) and an outbox (P16).
+///
+/// One lock guards the whole store, so ``FireOptions/LockMode/noWait`` answers
+/// ``StateMachineStoreError/locked(id:)`` whenever any operation holds it, not only one on the
+/// same row.
 public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & Codable>: StateMachineStore,
   @unchecked Sendable
 {

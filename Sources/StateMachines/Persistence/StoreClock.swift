@@ -35,8 +35,7 @@ public final class ManualStoreClock: @unchecked Sendable {
 
   /// Moves the clock forward (or back, for a negative duration).
   public func advance(by duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    lock.locked { current += TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18 }
+    lock.locked { current += duration.storeSeconds }
   }
 
   /// Sets the clock to `date`.

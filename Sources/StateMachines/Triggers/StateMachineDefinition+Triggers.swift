@@ -27,10 +27,7 @@ extension StateMachineDefinition {
   func arm(_ state: Int32, _ model: Model) {
     let triggers = compiled.triggers[Int(state)]
     guard !triggers.isEmpty else { return }
-    // A store step arms no timer: it records the deadline for the store to write (P8).
-    if let recorder = locked(model, { model._$stateMachineStorage.extras?.storeRecorder }) {
-      return recordArmed(state, triggers, recorder)
-    }
+    // A store-managed class always has a lock (P13), so a store step gets past this check.
     let actor = model._$stateMachineActor
     guard model._$stateMachineLock != nil || actor != nil else {
       (compiled.log ?? .standardError).write(
@@ -39,6 +36,9 @@ extension StateMachineDefinition {
       return
     }
     let extras = extras(of: model)
+    // A store step arms no timer: it records the deadline for the store to write (P8). The
+    // recorder is set and read by the thread that owns the step, as in `runAfterCallbacks`.
+    if let recorder = extras.storeRecorder { return recordArmed(state, triggers, recorder) }
     // A statechart's trigger is current while its state stays entered (its entry serial, S18);
     // a flat machine's while no transition disarmed the triggers (the epoch).
     let owner = compiled.engine.triggerOwner(state)
@@ -83,6 +83,7 @@ extension StateMachineDefinition {
   @usableFromInline
   func publish(_ transition: CompletedTransition, to extras: StateMachineExtras) {
     if let recorder = extras.storeRecorder {
+      guard !extras.streams.isEmpty else { return }
       return recorder.hold { [streams = extras.streams] in streams.yield(transition) }
     }
     if !extras.streams.isEmpty { extras.streams.yield(transition) }

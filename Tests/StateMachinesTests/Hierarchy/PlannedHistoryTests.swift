@@ -81,7 +81,7 @@ struct PlannedHistoryTests {
 
   @Test("random events: planned and full steps agree on results, traces, states and saved records")
   func randomEventsAgreeWithTheFullStep() throws {
-    var generator = SplitMix(seed: 7)
+    var generator = SeededGenerator(seed: 7)
     for _ in 0..<200 {
       let plannedLog = TestRecorder()
       let fullLog = TestRecorder()
@@ -89,7 +89,7 @@ struct PlannedHistoryTests {
       let full = DynamicStateMachine(Self.definition(planned: false, fullLog))
       var fired: [String] = []
       for _ in 0..<40 {
-        let event = Self.events[Int(generator.next() % UInt64(Self.events.count))]
+        let event = generator.pick(Self.events)
         fired.append(event)
         let plannedResult = planned.fire(event)
         let fullResult = full.fire(event)
@@ -103,18 +103,5 @@ struct PlannedHistoryTests {
       let fullRecords = full.stateMachineDefinition.encodedState(of: full._$stateMachineStorage).history
       #expect(plannedRecords == fullRecords, "\(fired)")
     }
-  }
-}
-
-/// A seeded generator, so that a failure repeats.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
