@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import PackageDescription
 
@@ -11,9 +11,18 @@ let package = Package(
     .executable(name: "Subscription", targets: ["Subscription"]),
     .executable(name: "Door", targets: ["Door"]),
     .executable(name: "MediaPlayer", targets: ["MediaPlayer"]),
+    // The SQLite store (PERSISTENCE.md §10): built on GRDB, which is fetched only with the trait.
+    .library(name: "StateMachinesSQLite", targets: ["StateMachinesSQLite"]),
+    .executable(name: "Orders", targets: ["Orders"]),
+  ],
+  // Store adapters are off by default, so that `swift build` fetches nothing but swift-syntax.
+  traits: [
+    .trait(name: "SQLite", description: "The SQLite store, StateMachinesSQLite, on GRDB."),
+    .default(enabledTraits: []),
   ],
   dependencies: [
-    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0")
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     .macro(
@@ -40,13 +49,41 @@ let package = Package(
     .target(name: "StateMachines", dependencies: ["StateMachinesMacros", "StateMachinesSupport", "StateMachinesNames"], exclude: ["Schemas"]),
     // The SCXML import (HIERARCHY.md §8): FoundationXML on Linux, so StateMachines keeps Foundation alone.
     .target(name: "StateMachinesSCXML", dependencies: ["StateMachines", "StateMachinesNames"]),
+    // Every file is `#if SQLite`: without the trait the target is empty and GRDB is not fetched.
+    .target(
+      name: "StateMachinesSQLite",
+      dependencies: ["StateMachines", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"]))]
+    ),
     .executableTarget(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
     .executableTarget(name: "MediaPlayer", dependencies: ["StateMachines"], path: "Examples/MediaPlayer"),
+    .executableTarget(
+      name: "Orders",
+      dependencies: [
+        "StateMachines",
+        .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+      ],
+      path: "Examples/Orders"),
+    // The worker processes of the multi-process store tests (PERSISTENCE.md §9).
+    .executableTarget(
+      name: "sm-store-worker",
+      dependencies: [
+        "StateMachines",
+        .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+      ],
+      path: "Tests/StoreWorker"),
     // The table of names and paths that the runtime's and the macro's tests both run (issue 18 §1).
     .target(name: "NameModelFixture", path: "Tests/NameModelFixture"),
-    .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "NameModelFixture"]),
+    .testTarget(
+      name: "StateMachinesTests",
+      dependencies: [
+        "StateMachines", "NameModelFixture",
+        .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+      ]),
     .testTarget(name: "StateMachinesSCXMLTests", dependencies: ["StateMachinesSCXML"]),
     .testTarget(name: "StateMachinesNamesTests", dependencies: ["StateMachinesNames"]),
     .testTarget(

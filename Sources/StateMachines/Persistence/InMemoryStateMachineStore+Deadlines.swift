@@ -103,34 +103,9 @@ extension InMemoryStateMachineStore {
 
   public func verify() async throws(StateMachineStoreError) -> StoreReport {
     lock.locked {
-      var report = StoreReport()
-      var active: [String: [String]] = [:]
-      for (key, row) in rows {
-        let states = definition.activeStates(inStored: row.machine.state)
-        if states.isEmpty {
-          report.unknownStates[key] = row.machine.state
-        } else if !row.machine.isTerminated {
-          active[key] = states
-        }
-      }
-      for deadline in deadlineRows.values.sorted(by: { $0.id < $1.id }) {
-        if deadline.isParked { report.parkedDeadlines.append(deadline) }
-        guard let state = deadline.state else { continue }
-        if !(active[deadline.entityID] ?? []).contains(state) || !definition.timeoutEvents(of: state).contains(deadline.event)
-        {
-          report.staleDeadlines.append(deadline)
-        }
-      }
-      for (key, states) in active {
-        let missing = states.filter { state in
-          definition.timeoutEvents(of: state).contains { event in
-            !deadlineRows.values.contains { $0.entityID == key && $0.state == state && $0.event == event }
-          }
-        }
-        if !missing.isEmpty { report.missingDeadlines[key] = missing }
-      }
-      report.parkedMessages = outbox.values.filter(\.isParked).map(\.message).sorted { $0.id < $1.id }
-      return report
+      definition.report(
+        rows: rows.map { (key: $0.key, state: $0.value.machine.state, isTerminated: $0.value.machine.isTerminated) },
+        deadlines: Array(deadlineRows.values), parkedMessages: outbox.values.filter(\.isParked).map(\.message))
     }
   }
 }

@@ -53,7 +53,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
   let lock = NSLock()
   let definition: StateMachineDefinition<Model>
   let clock: StoreClock
-  let configuration: InMemoryStoreConfiguration<Model>
+  let configuration: StoreConfiguration<Model>
   var rows: [String: Row] = [:]
   var keys: [String: Model.StoreID] = [:]
   var history: [String: [StoredTransition]] = [:]
@@ -70,7 +70,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
   /// and ``StoreClock/system`` are both the wall clock here).
   public init(
     _ definition: StateMachineDefinition<Model>, clock: StoreClock = .system,
-    configuration: InMemoryStoreConfiguration<Model> = .init()
+    configuration: StoreConfiguration<Model> = .init()
   ) {
     self.definition = definition
     self.clock = clock
@@ -78,7 +78,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
   }
 
   /// An empty store for `Model`'s objects, driven by `Model.stateMachine`.
-  public convenience init(clock: StoreClock = .system, configuration: InMemoryStoreConfiguration<Model> = .init()) {
+  public convenience init(clock: StoreClock = .system, configuration: StoreConfiguration<Model> = .init()) {
     self.init(Model.stateMachine, clock: clock, configuration: configuration)
   }
 

@@ -31,7 +31,7 @@ struct InMemoryStoreTests {
   @Test("P11: a timeout whose step throws is rolled back, retried after the backoff, parked after N; verify lists it")
   func failingDeadlineIsRetriedThenParked() async throws {
     let clock = ManualStoreClock()
-    var configuration = InMemoryStoreConfiguration<StoreOrder>()
+    var configuration = StoreConfiguration<StoreOrder>()
     configuration.maxAttempts = 3
     configuration.backoff = .seconds(10)
     let orders = InMemoryStateMachineStore<StoreOrder>(clock: .manual(clock), configuration: configuration)
@@ -133,7 +133,7 @@ struct InMemoryStoreSchedulerTests {
   @Test("P9: runScheduler fires a deadline once it is due and delivers its outbox message; cancelling ends it")
   func schedulerLoopFiresAndDelivers() async throws {
     let clock = ManualStoreClock()
-    var configuration = InMemoryStoreConfiguration<StoreOrder>()
+    var configuration = StoreConfiguration<StoreOrder>()
     configuration.outbox(after: "expire", topic: "expired") { order, _ in ["order": order.id] }
     let orders = InMemoryStateMachineStore<StoreOrder>(clock: .manual(clock), configuration: configuration)
     let delivered = StoreMarks()

@@ -27,7 +27,7 @@ struct InMemoryStoreFactory: StoreFactory {
   func makeStore<Model: StoreManagedStateMachine & Codable>(
     _ type: Model.Type, clock: StoreClock, outbox: [String]
   ) async throws -> any StateMachineStore<Model> {
-    var configuration = InMemoryStoreConfiguration<Model>()
+    var configuration = StoreConfiguration<Model>()
     for event in outbox {
       configuration.outbox(after: event, topic: event) { _, transition in ["from": transition.from, "to": transition.to] }
     }

@@ -1,16 +1,20 @@
 import Foundation
 
-/// How an ``InMemoryStateMachineStore`` behaves beyond the rules every store keeps: its outbox
-/// topics (P16) and its limits for deadlines and messages that keep failing (P11).
-public struct InMemoryStoreConfiguration<Model: StoreManagedStateMachine>: Sendable {
+/// How a store behaves beyond the rules every store keeps: its outbox topics (P16), its history
+/// rows, and its limits for deadlines and messages that keep failing (P11). One configuration
+/// serves every store, so that a test on the in-memory store configures the SQL one the same way.
+public struct StoreConfiguration<Model>: Sendable {
   /// One outbox rule: each microstep on `event` writes a message on `topic`.
-  struct OutboxRule: Sendable {
-    let event: String
-    let topic: String
-    let make: @Sendable (Model, CompletedTransition) throws -> any Encodable & Sendable
+  package struct OutboxRule: Sendable {
+    package let event: String
+    package let topic: String
+    package let make: @Sendable (Model, CompletedTransition) throws -> any Encodable & Sendable
   }
 
-  var outboxRules: [OutboxRule] = []
+  package var outboxRules: [OutboxRule] = []
+  /// Whether a SQL store writes a history row per transition (on by default: audit, P2, P6).
+  /// Off, request ids are not recorded either. The in-memory store always keeps its history.
+  public var history = true
   /// Failed attempts after which a deadline or message is parked (P11, P16).
   public var maxAttempts = 5
   /// How long after a failed attempt a deadline or message is due again.
@@ -33,7 +37,7 @@ public struct InMemoryStoreConfiguration<Model: StoreManagedStateMachine>: Senda
 
 extension Duration {
   /// The duration in seconds, for `Date` arithmetic.
-  var storeSeconds: TimeInterval {
+  package var storeSeconds: TimeInterval {
     TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
   }
 }

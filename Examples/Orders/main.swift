@@ -1,0 +1,3 @@
+#if !SQLite
+print("Orders needs the SQLite trait: swift run --traits SQLite Orders")
+#endif

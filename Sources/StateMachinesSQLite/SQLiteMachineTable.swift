@@ -1,0 +1,71 @@
+// Where a store's rows live: the application's own table (a `@StateMachine` record) or the
+// store-owned `sm_instances` (a run-time definition). The step engine reads and writes rows only
+// through this description, so both kinds share one transaction path.
+
+#if SQLite
+import Foundation
+import GRDB
+import StateMachines
+
+/// The table of a store's rows and how one row is addressed.
+struct SQLiteMachineTable: Sendable {
+  /// The table's name.
+  let name: String
+  /// The column of the row's id.
+  let idColumn: String
+  /// The machine's name in the library's tables (`machine` columns).
+  let machine: String
+  /// Whether the table holds several machines' rows (`sm_instances`), told apart by `machine`.
+  let isShared: Bool
+
+  static let machineColumns: Set<String> = ["state", "sm_version", "sm_terminated", "sm_history"]
+
+  /// The application's own table.
+  static func own(_ name: String, idColumn: String, machine: String) -> SQLiteMachineTable {
+    SQLiteMachineTable(name: name, idColumn: idColumn, machine: machine, isShared: false)
+  }
+
+  /// The store-owned table of run-time definitions.
+  static func instances(machine: String) -> SQLiteMachineTable {
+    SQLiteMachineTable(name: "sm_instances", idColumn: "entity_id", machine: machine, isShared: true)
+  }
+
+  var quotedName: String { name.quotedDatabaseIdentifier }
+  var quotedID: String { idColumn.quotedDatabaseIdentifier }
+
+  /// The condition that selects the row with `key`, and its arguments.
+  func row(_ key: String) -> (sql: String, arguments: StatementArguments) {
+    isShared ? ("machine = ? AND entity_id = ?", [machine, key]) : ("\(quotedID) = ?", [key])
+  }
+
+  /// The condition that selects every row of the machine.
+  var allRows: (sql: String, arguments: StatementArguments) {
+    isShared ? ("machine = ?", [machine]) : ("1", [])
+  }
+
+  /// The machine columns of a row.
+  func machineState(_ row: Row) throws -> StoredMachineState {
+    var history: [String: [String]]?
+    if let text: String = row["sm_history"] {
+      history = try JSONDecoder().decode([String: [String]].self, from: Data(text.utf8))
+    }
+    return StoredMachineState(
+      state: row["state"], version: row["sm_version"], isTerminated: row["sm_terminated"], history: history)
+  }
+
+  /// The values of the machine columns, in the order of ``machineColumns``' assignments.
+  static func values(_ machine: StoredMachineState) throws -> [DatabaseValueConvertible?] {
+    let history = try machine.history.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    return [machine.state, machine.version, machine.isTerminated, history]
+  }
+}
+
+extension Date {
+  /// Milliseconds since the epoch, as SQLite rows keep times.
+  var storeMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+  init(storeMilliseconds: Int64) {
+    self.init(timeIntervalSince1970: TimeInterval(storeMilliseconds) / 1000)
+  }
+}
+#endif

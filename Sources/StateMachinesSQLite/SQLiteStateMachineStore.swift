@@ -1,0 +1,161 @@
+// The SQLite store of `@StateMachine` record classes: rows in the application's own table, whose
+// machine columns the store owns (PERSISTENCE.md §4.2).
+
+#if SQLite
+import Foundation
+import GRDB
+import StateMachines
+
+/// A ``StateMachineStore`` on a SQLite database, through GRDB: the embedded default.
+///
+/// The objects are GRDB records kept in the application's own table, which has the machine
+/// columns (``GRDB/TableDefinition/stateMachineColumns()``); the library's tables are created by
+/// ``StateMachineTables/create(in:)`` or a migration (``GRDB/DatabaseMigrator/registerStateMachineTables()``).
+/// Every step is one `BEGIN IMMEDIATE` transaction, which takes SQLite's one write lock: processes
+/// sharing the database file take turns, and each fire evaluates its event against the row as
+/// the last writer committed it (P1, P3). Open the database with a busy timeout
+/// (`Configuration.busyMode = .timeout(…)`) so that processes wait for each other rather than
+/// fail, and in WAL mode (`DatabasePool`) so that readers never wait.
+///
+/// ```swift
+/// let orders = SQLiteStateMachineStore<Order>(dbPool)
+/// try await orders.insert(Order(id: 42))
+/// try await orders.fire("pay", on: 42)
+/// try await dbPool.write { db in
+///   try Invoice(orderID: 42).insert(db)
+///   try orders.fire("ship", on: 42, in: db)   // `after` runs once this write commits
+/// }
+/// ```
+public final class SQLiteStateMachineStore<Model>: StateMachineStore, @unchecked Sendable
+where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & TableRecord {
+  let engine: SQLiteStepEngine<Model>
+  /// Runs the held-back callbacks of steps fired inside the application's own transactions, in
+  /// order, off GRDB's writer queue (a write from an `after` callback would deadlock on it).
+  private let committedWork = DispatchQueue(label: "StateMachinesSQLite.committed")
+
+  /// A store of `Model`'s rows in `table` (by default the record's table), addressed by
+  /// `idColumn`, named `machine` in the library's tables (by default the table's name).
+  public init(
+    _ writer: any DatabaseWriter, definition: StateMachineDefinition<Model> = Model.stateMachine,
+    table: String = Model.databaseTableName, idColumn: String = "id", machine: String? = nil,
+    clock: StoreClock = .system, configuration: StoreConfiguration<Model> = .init()
+  ) {
+    engine = SQLiteStepEngine(
+      writer: writer, definition: definition, table: .own(table, idColumn: idColumn, machine: machine ?? table),
+      mapping: .record, clock: clock, configuration: configuration)
+  }
+
+  /// Registers the handler of an outbox topic (P16): it gets each message at least once, so it
+  /// must be idempotent (use the message's id).
+  public func handle(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void) {
+    engine.handle(topic, handler)
+  }
+
+  /// Calls `hook` at each crash point of every transaction (PERSISTENCE.md §9 kills the process there).
+  @_spi(Testing) public func onCrashPoint(_ hook: @escaping @Sendable (StoreCrashPoint) -> Void) {
+    engine.lock.withLock { engine.crashHook = hook }
+  }
+
+  public func insert(_ model: Model) async throws(StateMachineStoreError) {
+    try await engine.insert(model, key: model.storeID.description)
+  }
+
+  public func load(_ id: Model.StoreID) async throws(StateMachineStoreError) -> Model? {
+    try await engine.load(id.description)
+  }
+
+  public func fire(_ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)?, options: FireOptions)
+    async throws(StateMachineStoreError) -> Fired<Model>
+  {
+    try await engine.fire(event, key: id.description, payload: payload, options: options, object: nil)
+  }
+
+  public func fire(_ event: String, on model: Model, payload: (any Encodable & Sendable)?, options: FireOptions)
+    async throws(StateMachineStoreError) -> Fired<Model>
+  {
+    try await engine.fire(event, key: model.storeID.description, payload: payload, options: options, object: model)
+  }
+
+  /// Fires `event` on the row with `id` inside the application's own transaction (a GRDB
+  /// `write`), so that the step commits or rolls back with the application's writes (P1). The
+  /// step's `after` callbacks, observers and streams run once that transaction has committed,
+  /// never if it rolls back (P5); they run asynchronously, in the order of the steps.
+  ///
+  /// - Throws: ``StateMachineStoreError``; the application decides whether its transaction goes on.
+  @discardableResult
+  public func fire(
+    _ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)? = nil, requestID: UUID? = nil,
+    in db: Database
+  ) throws(StateMachineStoreError) -> Fired<Model> {
+    guard db.isInsideTransaction else {
+      throw .database(SQLiteStoreFailure("fire(_:on:in:) runs inside a transaction: call it within `write`"))
+    }
+    let key = id.description
+    let savepoint = "sm_fire"
+    try SQLiteStoreFailure.database(key) { try db.execute(sql: "SAVEPOINT \(savepoint)") }
+    let written: SQLiteStepEngine<Model>.Written
+    do {
+      written = try engine.step(db, event, key: key, payload: payload, requestID: requestID, expected: nil, on: nil)
+    } catch {
+      // Nothing of a refused or failed step stays in the application's transaction.
+      try? db.execute(sql: "ROLLBACK TO SAVEPOINT \(savepoint)")
+      try? db.execute(sql: "RELEASE SAVEPOINT \(savepoint)")
+      throw error
+    }
+    try SQLiteStoreFailure.database(key) { try db.execute(sql: "RELEASE SAVEPOINT \(savepoint)") }
+    if let step = written.step {
+      let queue = committedWork
+      db.afterNextTransaction { _ in queue.async { step.committed() } }
+    }
+    return written.fired
+  }
+
+  public func restore(_ id: Model.StoreID, to state: String, reason: String) async throws(StateMachineStoreError) {
+    try await engine.restore(id.description, to: state)
+  }
+
+  public func post(_ event: String, to id: Model.StoreID, after delay: Duration) async throws(StateMachineStoreError) {
+    try await engine.post(event, to: id.description, after: delay)
+  }
+
+  public func ids(in state: String, after: Model.StoreID?, limit: Int) async throws(StateMachineStoreError)
+    -> [Model.StoreID]
+  {
+    try await engine.ids(in: state, after: after?.description, limit: limit).compactMap(Model.StoreID.init)
+  }
+
+  public func count(in state: String) async throws(StateMachineStoreError) -> Int {
+    try await engine.count(in: state)
+  }
+
+  public func fireDueTimeouts(limit: Int) async throws(StateMachineStoreError) -> Int {
+    try await engine.fireDueTimeouts(limit: limit)
+  }
+
+  public func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int {
+    try await engine.deliverOutbox(limit: limit)
+  }
+
+  public func history(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredTransition] {
+    try await engine.history(of: id.description)
+  }
+
+  public func deadlines(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredDeadline] {
+    try await engine.deadlines(of: id.description)
+  }
+
+  public func verify() async throws(StateMachineStoreError) -> StoreReport {
+    try await engine.verify()
+  }
+
+  /// The committed machine columns of a row.
+  public func storedState(of id: Model.StoreID) async throws(StateMachineStoreError) -> StoredMachineState? {
+    try await engine.storedState(id.description)
+  }
+
+  /// The messages not delivered yet, parked ones included.
+  public func pendingMessages() async throws(StateMachineStoreError) -> [OutboxMessage] {
+    try await engine.pendingMessages().map(\.message)
+  }
+}
+#endif

@@ -1,0 +1,212 @@
+// Firing an event on a row (P3, P4, P6) and writing a step (P1, P2, P8, P16).
+
+#if SQLite
+import Foundation
+import GRDB
+import StateMachines
+
+extension SQLiteStepEngine {
+  /// Fires `event` on the row with `key` (P3), or, with `object`, on the caller's object provided
+  /// the row is still at `expected` (P4), retrying as `options` say.
+  func fire(
+    _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, object: Model?
+  ) async throws(StateMachineStoreError) -> Fired<Model> {
+    var expected: Int64?
+    var copy: Model?
+    if let object {
+      // P4: the step runs on a copy of the caller's object (its own columns as the caller set
+      // them), provided the row is still at the object's version.
+      let machine = definition.storedState(of: object)
+      copy = try SQLiteStoreFailure.database(key) { try mapping.copy(object) }
+      try definition.load(machine, into: copy!, id: key)
+      expected = machine.version
+    }
+    var retries = 0
+    while true {
+      do {
+        let expectedVersion = expected
+        let onObject = copy
+        let written = try await transaction(key: key, noWait: options.lock == .noWait) {
+          db throws(StateMachineStoreError) in
+          try self.step(db, event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion, on: onObject)
+        }
+        written.step?.committed()
+        return written.fired
+      } catch {
+        guard case .conflict(_, _, let current, _) = error, case .reload(let max) = options.retry, retries < max
+        else { throw error }
+        retries += 1
+        expected = current
+        copy = nil
+      }
+    }
+  }
+
+  /// One fire inside the transaction: a recorded request id's outcome (P6), or load, check the
+  /// version (P4), run the step and write it.
+  func step(
+    _ db: Database, _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
+    expected: Int64?, on object: Model?
+  ) throws(StateMachineStoreError) -> Written {
+    if let requestID, let replayed = try replay(db, requestID, event: event, key: key) {
+      return replayed
+    }
+    guard let row = try fetchRow(db, key) else { throw .notFound(id: key) }
+    let machine = try SQLiteStoreFailure.database(key) { try table.machineState(row) }
+    if let expected, expected != machine.version {
+      throw .conflict(id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
+    }
+    let model: Model
+    if let object { model = object } else { model = try fresh(row, key) }
+    let step = try definition.storeStep(event, payload: payload, on: model)
+    return try write(db, step, model, key, cause: .event, requestID: requestID, dueAt: nil)
+  }
+
+  /// The outcome of the step recorded with `requestID`, nothing run or written (P6); `nil` when
+  /// none is recorded.
+  private func replay(_ db: Database, _ requestID: UUID, event: String, key: String) throws(StateMachineStoreError)
+    -> Written?
+  {
+    let rows = try SQLiteStoreFailure.database(key) {
+      try Row.fetchAll(
+        db,
+        sql: "SELECT entity_id, event, version, from_state, to_state FROM sm_transitions "
+          + "WHERE machine = ? AND request_id = ? ORDER BY version",
+        arguments: [table.machine, requestID.uuidString])
+    }
+    guard let first = rows.first, let last = rows.last else { return nil }
+    guard first["entity_id"] as String == key, first["event"] as String == event else {
+      throw .requestIDReused(requestID: requestID, id: key, event: event)
+    }
+    guard let row = try fetchRow(db, key) else { throw .notFound(id: key) }
+    let transitions = rows.map { CompletedTransition(from: $0["from_state"], event: $0["event"], to: $0["to_state"]) }
+    let fired = Fired(
+      model: try fresh(row, key), from: first["from_state"], to: last["to_state"], version: last["version"],
+      transitions: transitions, replayed: true)
+    return Written(step: nil, fired: fired)
+  }
+
+  /// Writes a step, everything in the open transaction: the row by compare-and-set on the
+  /// version (P4) with the object's own columns, a history row per microstep (P2), the exited
+  /// states' deadlines deleted and the armed ones inserted (P8), the outbox messages (P16).
+  func write(
+    _ db: Database, _ step: StoreStep, _ model: Model, _ key: String, cause: StoredTransition.Cause, requestID: UUID?,
+    dueAt: Date?
+  ) throws(StateMachineStoreError) -> Written {
+    let columns = try SQLiteStoreFailure.database(key) { try mapping.columns(model) }
+    let messages = try outboxMessages(step, model, key)
+    let now = clock.now.storeMilliseconds
+    try SQLiteStoreFailure.database(key) {
+      let owned = columns.keys.filter { $0 != table.idColumn }.sorted()
+      var assignments = owned.map { "\($0.quotedDatabaseIdentifier) = ?" }
+      assignments += ["state = ?", "sm_version = ?", "sm_terminated = ?", "sm_history = ?"]
+      var values: [DatabaseValueConvertible?] = owned.map { columns[$0]! }
+      values += try SQLiteMachineTable.values(step.after)
+      let filter = table.row(key)
+      try db.execute(
+        sql: "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(filter.sql) AND sm_version = ?",
+        arguments: StatementArguments(values) + filter.arguments + [step.before.version])
+    }
+    guard db.changesCount == 1 else {
+      let current = try self.current(db, key)
+      guard let current else { throw .notFound(id: key) }
+      throw .conflict(
+        id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
+    }
+    if configuration.history {
+      try SQLiteStoreFailure.database(key) {
+        var version = step.before.version
+        for transition in step.transitions {
+          version += 1
+          let payload = try (transition.payload as? any Encodable).map {
+            String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
+          }
+          try db.execute(
+            sql: "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
+              + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+              table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
+              requestID?.uuidString, dueAt?.storeMilliseconds, now,
+            ])
+        }
+      }
+    }
+    try disarm(db, step.exited, key)
+    try arm(db, step, key)
+    try SQLiteStoreFailure.database(key) {
+      for message in messages {
+        try db.execute(
+          sql: "INSERT INTO sm_outbox (machine, entity_id, version, topic, payload, available_at, created_at) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+          arguments: [
+            table.machine, key, message.version, message.topic, String(decoding: message.payload, as: UTF8.self), now,
+            now,
+          ])
+      }
+    }
+    crashPoint(.afterWrite)
+    let fired = Fired(
+      model: model, from: step.before.state, to: step.after.state, version: step.after.version,
+      transitions: step.transitions)
+    return Written(step: step, fired: fired)
+  }
+
+  /// The step's outbox messages, made before anything is written: a `make` that throws rolls the
+  /// step back (P16).
+  private func outboxMessages(_ step: StoreStep, _ model: Model, _ key: String) throws(StateMachineStoreError)
+    -> [OutboxMessage]
+  {
+    var messages: [OutboxMessage] = []
+    var version = step.before.version
+    for transition in step.transitions {
+      version += 1
+      for rule in configuration.outboxRules where rule.event == transition.event {
+        do {
+          let payload = try JSONEncoder().encode(try rule.make(model, transition))
+          messages.append(OutboxMessage(id: 0, entityID: key, version: version, topic: rule.topic, payload: payload))
+        } catch {
+          throw .callbackFailed(event: transition.event, underlying: error)
+        }
+      }
+    }
+    return messages
+  }
+
+  /// Deletes the deadline rows of the states a step exited or entered again (P8).
+  func disarm(_ db: Database, _ states: [String], _ key: String) throws(StateMachineStoreError) {
+    guard !states.isEmpty else { return }
+    let placeholders = Array(repeating: "?", count: states.count).joined(separator: ", ")
+    try SQLiteStoreFailure.database(key) {
+      try db.execute(
+        sql: "DELETE FROM sm_deadlines WHERE machine = ? AND entity_id = ? AND state IN (\(placeholders))",
+        arguments: [table.machine, key] + StatementArguments(states))
+    }
+  }
+
+  /// Inserts the deadline rows a step armed, due on the store's clock (P8).
+  func arm(_ db: Database, _ step: StoreStep, _ key: String) throws(StateMachineStoreError) {
+    let now = clock.now
+    try SQLiteStoreFailure.database(key) {
+      for timeout in step.armed {
+        try db.execute(
+          sql: "INSERT INTO sm_deadlines (machine, entity_id, state, event, armed_version, due_at) VALUES (?, ?, ?, ?, ?, ?)",
+          arguments: [
+            table.machine, key, timeout.state, timeout.event, step.after.version,
+            (now + timeout.delay.storeSeconds).storeMilliseconds,
+          ])
+      }
+    }
+  }
+
+  /// Puts the row into `state` without callbacks: one history row, deadlines re-armed.
+  func restore(_ key: String, to state: String) async throws(StateMachineStoreError) {
+    let written = try await transaction(key: key) { db throws(StateMachineStoreError) in
+      guard let row = try self.fetchRow(db, key) else { throw .notFound(id: key) }
+      let model = try self.fresh(row, key)
+      let step = try self.definition.storeRestore(state, on: model)
+      return try self.write(db, step, model, key, cause: .restore, requestID: nil, dueAt: nil)
+    }
+    written.step?.committed()
+  }
+}
+#endif

@@ -1,0 +1,3 @@
+#if !SQLite
+print("sm-store-worker needs the SQLite trait")
+#endif
