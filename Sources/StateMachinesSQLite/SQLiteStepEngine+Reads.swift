@@ -148,3 +148,14 @@ extension SQLiteStepEngine {
   }
 }
 #endif
+
+#if SQLite
+extension SQLiteStepEngine {
+  /// Every row's id, in order.
+  func allIDs() async throws(StateMachineStoreError) -> [String] {
+    let all = table.allRows
+    let sql = "SELECT CAST(\(table.quotedID) AS TEXT) FROM \(table.quotedName) WHERE \(all.sql) ORDER BY \(table.quotedID)"
+    return try await read("") { db in try String.fetchAll(db, sql: sql, arguments: all.arguments) }
+  }
+}
+#endif
