@@ -5,6 +5,7 @@ import Foundation
 extension InMemoryStateMachineStore {
   public func fireDueTimeouts(limit: Int) async throws(StateMachineStoreError) -> Int {
     var written: [Written] = []
+    var consumed = 0
     lock.locked {
       let now = clock.now
       // P9: every overdue deadline, oldest first; `due_at <= now` on the store's clock (P15).
@@ -15,13 +16,14 @@ extension InMemoryStateMachineStore {
         guard deadlineRows.removeValue(forKey: deadline.id) != nil else { continue }
         do throws(StateMachineStoreError) {
           if let step = try fireTimeout(deadline, now: now) { written.append(step) }
+          consumed += 1
         } catch {
           retry(deadline, after: error, now: now)
         }
       }
     }
     for step in written { step.step.committed() }
-    return written.count
+    return consumed
   }
 
   /// Fires one consumed deadline's event; `nil` when the machine refused it (P11: guards false,

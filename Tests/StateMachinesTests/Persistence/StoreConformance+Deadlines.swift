@@ -104,6 +104,16 @@ extension StoreConformance {
     #expect(try await players.fireDueTimeouts(limit: 10) == 1)
     #expect(try await players.load(id)?.state == "on/stopped")
     #expect(try await players.deadlines(of: id).isEmpty)
+    // A deadline the machine refuses (no transition for the event now) is consumed too, and
+    // counted: nothing is written, it is gone.
+    let orders = try await store(StoreOrder.self)
+    let order = StoreTestIDs.next()
+    try await orders.insert(StoreOrder(id: order))
+    try await orders.post("ship", to: order, after: .seconds(1))
+    clock.advance(by: .seconds(2))
+    #expect(try await orders.fireDueTimeouts(limit: 10) == 1)
+    #expect(try await orders.history(of: order).isEmpty)
+    #expect(try await orders.deadlines(of: order).filter { $0.event == "ship" }.isEmpty)
   }
 
   /// P16: each step on an outbox event writes a message in its transaction; delivery after the
