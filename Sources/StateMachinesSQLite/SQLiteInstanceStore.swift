@@ -7,7 +7,7 @@ import Foundation
 import GRDB
 import StateMachines
 
-/// A store of ``StateMachines/DynamicStateMachine`` instances of one run-time definition, kept in
+/// A store of `DynamicStateMachine` instances of one run-time definition, kept in
 /// the library's `sm_instances` table under a machine name.
 ///
 /// It keeps every rule of ``SQLiteStateMachineStore`` (P1–P16); ids are strings. The

@@ -6,11 +6,11 @@ import Foundation
 import GRDB
 import StateMachines
 
-/// A ``StateMachineStore`` on a SQLite database, through GRDB: the embedded default.
+/// A `StateMachineStore` on a SQLite database, through GRDB: the embedded default.
 ///
 /// The objects are GRDB records kept in the application's own table, which has the machine
-/// columns (``GRDB/TableDefinition/stateMachineColumns()``); the library's tables are created by
-/// ``StateMachineTables/create(in:)`` or a migration (``GRDB/DatabaseMigrator/registerStateMachineTables()``).
+/// columns (`stateMachineColumns()`); the library's tables are created by
+/// ``StateMachineTables/create(in:)`` or a migration (`registerStateMachineTables()`).
 /// Every step is one `BEGIN IMMEDIATE` transaction, which takes SQLite's one write lock: processes
 /// sharing the database file take turns, and each fire evaluates its event against the row as
 /// the last writer committed it (P1, P3). Open the database with a busy timeout
@@ -81,7 +81,7 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
   /// step's `after` callbacks, observers and streams run once that transaction has committed,
   /// never if it rolls back (P5); they run asynchronously, in the order of the steps.
   ///
-  /// - Throws: ``StateMachineStoreError``; the application decides whether its transaction goes on.
+  /// - Throws: `StateMachineStoreError`; the application decides whether its transaction goes on.
   @discardableResult
   public func fire(
     _ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)? = nil, requestID: UUID? = nil,
