@@ -54,6 +54,12 @@ public final class SQLiteInstanceStore: @unchecked Sendable {
     try await engine.restore(id, to: state)
   }
 
+  /// Moves every row stored in `old` to `new` (P12); see `SQLiteStateMachineStore.migrate(from:to:)`.
+  @discardableResult
+  public func migrate(from old: String, to new: String) async throws(StateMachineStoreError) -> Int {
+    try await engine.migrate(from: old, to: new)
+  }
+
   /// The ids of the rows in `state`, a compound state matching its descendants (P14).
   public func ids(in state: String, after: String? = nil, limit: Int = .max) async throws(StateMachineStoreError)
     -> [String]

@@ -148,6 +148,15 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
     try await engine.verify()
   }
 
+  /// Moves every row stored in `old`, a state the definition may no longer have, to `new`
+  /// (P12): no callback runs, each row gets a history row with cause
+  /// `StoredTransition.Cause.migration`, and its state deadlines are replaced by those of the
+  /// new configuration. One transaction: all rows move, or none. Returns how many moved.
+  @discardableResult
+  public func migrate(from old: String, to new: String) async throws(StateMachineStoreError) -> Int {
+    try await engine.migrate(from: old, to: new)
+  }
+
   /// The committed machine columns of a row.
   public func storedState(of id: Model.StoreID) async throws(StateMachineStoreError) -> StoredMachineState? {
     try await engine.storedState(id.description)

@@ -124,3 +124,35 @@ extension SQLiteStepEngine {
   }
 }
 #endif
+
+#if SQLite
+extension SQLiteStepEngine {
+  /// Moves every row stored in `old` (a state the definition may no longer have) to `new`, in one
+  /// transaction: a history row each with cause `migration`, the row's state deadlines replaced
+  /// by the new configuration's (P12). Returns how many rows moved.
+  func migrate(from old: String, to new: String) async throws(StateMachineStoreError) -> Int {
+    let all = table.allRows
+    let sql = "SELECT * FROM \(table.quotedName) WHERE \(all.sql) AND state = ?"
+    let written = try await transaction(key: "") { db throws(StateMachineStoreError) -> [Written] in
+      let rows = try SQLiteStoreFailure.database("") { try Row.fetchAll(db, sql: sql, arguments: all.arguments + [old]) }
+      return try rows.map { row throws(StateMachineStoreError) -> Written in
+        let key: String = self.table.isShared ? row["entity_id"] : try SQLiteStoreFailure.database("") {
+          try String.fetchOne(db, sql: "SELECT CAST(? AS TEXT)", arguments: [row[self.table.idColumn] as DatabaseValue]) ?? ""
+        }
+        let (model, stored) = try SQLiteStoreFailure.database(key) {
+          (try self.mapping.decode(row), try self.table.machineState(row))
+        }
+        let step = try self.definition.storeMigrate(stored, to: new, on: model)
+        try SQLiteStoreFailure.database(key) {
+          try db.execute(
+            sql: "DELETE FROM sm_deadlines WHERE machine = ? AND entity_id = ? AND state IS NOT NULL",
+            arguments: [self.table.machine, key])
+        }
+        return try self.write(db, step, model, key, cause: .migration, requestID: nil, dueAt: nil)
+      }
+    }
+    for step in written { step.step?.committed() }
+    return written.count
+  }
+}
+#endif

@@ -108,6 +108,29 @@ extension StateMachineDefinition {
     return try finish("", before, recorder, model, exitingAll: true)
   }
 
+  /// Moves a row the definition cannot load (its state is not in the definition, P12) into
+  /// `state`, as a store step on `model`, an object decoded from the row's own columns whose
+  /// machine storage was not loaded: no callback runs, the new configuration's deadlines are
+  /// armed, one history row goes from the stored state to the new one, at the stored version + 1.
+  ///
+  /// - Throws: ``StateMachineStoreError/rejected(_:)`` when `state` is not a configuration of
+  ///   the definition.
+  public func storeMigrate(_ stored: StoredMachineState, to state: String, on model: Model)
+    throws(StateMachineStoreError) -> StoreStep
+  {
+    let recorder = attachRecorder(model)
+    do {
+      try restore(state, on: model)
+    } catch {
+      detachRecorder(model)
+      throw .rejected(error)
+    }
+    detachRecorder(model)
+    let to = locked(model) { encodedState(of: model._$stateMachineStorage).state }
+    recorder.transitions = [CompletedTransition(from: stored.state, event: "", to: to)]
+    return try finish("", stored, recorder, model, exitingAll: true)
+  }
+
   /// The names of the states a stored `state` string makes active: every active state of a
   /// statechart (ancestors and regions included), or the one state of a flat machine. Empty for
   /// a string that is not a configuration of the definition.

@@ -161,6 +161,31 @@ struct SQLiteStoreTests {
     #expect(try await orders.verify().unknownStates["\(id)"] == "legacy")
   }
 
+  @Test("P12: migrate moves rows of a removed state, with a migration history row and re-armed deadlines")
+  func migrateMovesUnknownStates() async throws {
+    let clock = ManualStoreClock()
+    let orders = SQLiteStateMachineStore<StoreOrder>(pool, clock: .manual(clock))
+    let (legacy, kept) = (StoreTestIDs.next(), StoreTestIDs.next())
+    try await orders.insert(StoreOrder(id: legacy))
+    try await orders.insert(StoreOrder(id: kept))
+    try await orders.fire("pay", on: legacy)
+    try await pool.write { db in try db.execute(sql: "UPDATE storeOrder SET state = 'legacy' WHERE id = ?", arguments: [legacy]) }
+    #expect(try await orders.verify().unknownStates["\(legacy)"] == "legacy")
+    // A target that is not a state: refused, nothing moved.
+    guard case .rejected = await storeError({ try await orders.migrate(from: "legacy", to: "nowhere") }) else {
+      Issue.record("a migration to an unknown state was not rejected")
+      return
+    }
+    #expect(try await orders.storedState(of: legacy)?.state == "legacy")
+    #expect(try await orders.migrate(from: "legacy", to: "awaitingPayment") == 1)
+    let history = try await orders.history(of: legacy)
+    #expect(history.last.map { "\($0.version) \($0.from)->\($0.to) \($0.cause)" } == "2 legacy->awaitingPayment migration")
+    #expect(try await orders.deadlines(of: legacy).map(\.event) == ["expire"])
+    #expect(try await orders.verify().isClean)
+    #expect(try await orders.fire("pay", on: legacy).version == 3)
+    #expect(try await orders.storedState(of: kept)?.version == 0)
+  }
+
   @Test("bad input: a read-only database and one without the library's tables give typed errors, nothing written")
   func readOnlyAndForeignDatabases() async throws {
     let id = StoreTestIDs.next()
