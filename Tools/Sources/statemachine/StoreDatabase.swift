@@ -34,8 +34,8 @@ struct StoreDatabase {
     return path
   }
 
-  /// Opens `db`. Only `init` (`create`) may create the file: the other commands refuse a missing
-  /// one rather than leave an empty database behind.
+  /// Opens `db`. Only `init` (`create`) may create the file or the library's tables: the other
+  /// commands refuse a missing file, or one without the tables, rather than write to it.
   init(_ db: String, create: Bool) throws {
     path = try Self.path(of: db)
     var isDirectory: ObjCBool = false
@@ -44,12 +44,34 @@ struct StoreDatabase {
     if !exists && !create {
       throw ToolError("error: \(path): no such database (`statemachine store init` creates it)")
     }
+    if exists && !create { try Self.checkTables(path) }
     var configuration = Configuration()
     configuration.busyMode = .timeout(Self.busyTimeout)
     do {
       pool = try DatabasePool(path: path, configuration: configuration)
     } catch {
       throw ToolError("error: \(path): \(Self.describe(error))")
+    }
+  }
+
+  /// Refuses a file without the library's tables before the pool opens it: opening a pool
+  /// switches the file to WAL, which would write to a database that is not ours.
+  private static func checkTables(_ path: String) throws {
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(busyTimeout)
+    let missing: [String]
+    do {
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
+      missing = try queue.read(missingTables)
+      try queue.close()
+    } catch {
+      throw ToolError("error: \(path): \(describe(error))")
+    }
+    guard missing.isEmpty else {
+      throw ToolError(
+        "error: \(path): not a statemachine store (no table \(missing.joined(separator: ", "))); "
+          + "`statemachine store init` creates the tables")
     }
   }
 
@@ -106,12 +128,6 @@ struct StoreDatabase {
   /// The chart stored under `machine`: its format (`json` or `scxml`) and text.
   func storedChart(_ machine: String) throws -> (format: String, document: String) {
     try read { db in
-      let missing = try Self.missingTables(db)
-      guard missing.isEmpty else {
-        throw ToolError(
-          "error: \(path): not a statemachine store (no table \(missing.joined(separator: ", "))); "
-            + "`statemachine store init` creates the tables")
-      }
       guard
         let row = try Row.fetchOne(
           db, sql: "SELECT format, document FROM sm_machines WHERE machine = ?", arguments: [machine])

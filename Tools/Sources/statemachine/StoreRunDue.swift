@@ -30,7 +30,8 @@ struct StoreRunDue: AsyncParsableCommand {
       }
       while true {
         let fired = try await Self.fireDue(machine)
-        if fired > 0 { print(fired) }
+        // Unbuffered, so that each number is seen at once, also in a file or a pipe.
+        if fired > 0 { FileHandle.standardOutput.write(Data("\(fired)\n".utf8)) }
         try await Task.sleep(for: .seconds(1))
       }
     }
