@@ -5,6 +5,8 @@ import StateMachines
 /// configuration at version 0, with the deadlines of the states they enter armed (P8).
 ///
 /// An id that is given twice or already has a row is refused before anything is inserted (exit 1).
+/// Each instance is inserted in its own transaction: should another process insert one of the ids
+/// between the check and the insert, the ids before it stay inserted and the command exits 1.
 /// Prints each id with its initial state.
 struct StoreInsert: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -30,7 +32,13 @@ struct StoreInsert: AsyncParsableCommand {
         if stored != nil { throw ToolError("error: machine '\(machine.name)' already has a row with id '\(id)'") }
       }
       for id in ids {
-        try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.insert(id) }
+        do {
+          try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.insert(id) }
+        } catch let error as ToolError {
+          // Another process inserted the id since the check above.
+          guard (try? await machine.existing(id)) != nil else { throw error }
+          throw ToolError("error: machine '\(machine.name)' already has a row with id '\(id)'")
+        }
         print("\(id): \(try await machine.existing(id).state)")
       }
     }

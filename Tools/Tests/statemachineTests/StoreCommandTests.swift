@@ -257,6 +257,34 @@ struct StoreCommandTests {
   }
 }
 
+extension StoreCommandTests {
+  @Test("SCXML and TBStateMachine charts are stored with their format and load back; machines share a file")
+  func formats() throws {
+    let definitions = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../../Examples/Definitions").standardized
+    let oven = try StoreFixture(machine: "oven")
+    defer { oven.remove() }
+    #expect(try oven.run("init", definitions.appendingPathComponent("microwave.scxml").path).status == 0)
+    #expect(try oven.run("insert", "k").status == 0)
+    let fired = try oven.run("fire", "k", "turn.on", "--json")
+    #expect(fired.status == 0, "\(fired.stderr)")
+    #expect(try fired.object()["state"] as? String == "oven/engine/on/cooking,oven/door/closed")
+
+    let door = StoreFixture(sharing: oven, machine: "door")
+    #expect(try door.run("init", definitions.appendingPathComponent("door.tb.json").path).status == 0)
+    #expect(try door.run("insert", "d").status == 0)
+    #expect(try door.run("show", "d", "--json").object()["configuration"] as? [String] == ["closed", "closed/unlocked"])
+    let formats = try oven.read { db in
+      try GRDB.Row.fetchAll(db, sql: "SELECT machine, format FROM sm_machines ORDER BY machine").map {
+        "\($0["machine"] as String):\($0["format"] as String)"
+      }
+    }
+    #expect(formats == ["door:json", "oven:scxml"])
+    #expect(try door.run("list").lines == ["d"])
+    #expect(try oven.run("list").lines == ["k"])
+  }
+}
+
 extension StoreCharts {
   /// An initial state with a timeout.
   static let timer = """

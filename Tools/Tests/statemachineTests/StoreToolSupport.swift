@@ -38,6 +38,13 @@ struct StoreFixture {
     self.machine = machine
   }
 
+  /// Another machine in `other`'s database file.
+  init(sharing other: StoreFixture, machine: String) {
+    directory = other.directory
+    db = other.db
+    self.machine = machine
+  }
+
   func remove() {
     try? FileManager.default.removeItem(at: directory)
   }
