@@ -44,7 +44,7 @@ struct StoreDatabase {
     if !exists && !create {
       throw ToolError("error: \(path): no such database (`statemachine store init` creates it)")
     }
-    if exists && !create { try Self.checkTables(path) }
+    if !create { try Self.checkTables(path) }
     var configuration = Configuration()
     configuration.busyMode = .timeout(Self.busyTimeout)
     do {
