@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // The `statemachine` command-line tool: validate, render and run definitions kept as data (our
@@ -11,7 +11,9 @@ let package = Package(
     .executable(name: "statemachine", targets: ["statemachine"])
   ],
   dependencies: [
-    .package(name: "StateMachines", path: ".."),
+    // The trait SQLite brings the SQLite store for `statemachine store` (PERSISTENCE.md §11).
+    .package(name: "StateMachines", path: "..", traits: ["SQLite"]),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
   ],
   targets: [
@@ -20,6 +22,8 @@ let package = Package(
       dependencies: [
         .product(name: "StateMachines", package: "StateMachines"),
         .product(name: "StateMachinesSCXML", package: "StateMachines"),
+        .product(name: "StateMachinesSQLite", package: "StateMachines"),
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -29,6 +33,8 @@ let package = Package(
       dependencies: [
         .product(name: "StateMachines", package: "StateMachines"),
         .product(name: "StateMachinesSCXML", package: "StateMachines"),
+        // Tests of `statemachine store` read and damage the database file with SQL.
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
   ],

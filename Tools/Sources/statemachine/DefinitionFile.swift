@@ -9,13 +9,25 @@ struct DefinitionFile {
   let path: String
   let data: Data
 
+  /// Whether the document is SCXML, when known from elsewhere than the path (a stored chart).
+  let format: String?
+
   init(_ path: String) throws {
     self.path = path
     guard let data = FileManager.default.contents(atPath: path) else { throw ToolError("\(path): error: cannot read the file") }
     self.data = data
+    format = nil
+  }
+
+  /// A document read from elsewhere (a chart kept in the database), `path` naming it in errors.
+  init(path: String, data: Data, format: String) {
+    self.path = path
+    self.data = data
+    self.format = format
   }
 
   var isSCXML: Bool {
+    if let format { return format == "scxml" }
     if path.hasSuffix(".scxml") || path.hasSuffix(".xml") { return true }
     return data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<")
   }

@@ -1,10 +1,11 @@
 import ArgumentParser
 
-/// `statemachine`: validate, render and run state machine definitions kept as data.
+/// `statemachine`: validate, render and run state machine definitions kept as data, and drive
+/// their persisted instances (`store`).
 @main
-struct StateMachineTool: ParsableCommand {
+struct StateMachineTool: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "statemachine",
     abstract: "Validate, render and run state machine definitions (our JSON, TBStateMachine JSON, SCXML).",
-    subcommands: [Validate.self, Render.self, Run.self])
+    subcommands: [Validate.self, Render.self, Run.self, Store.self])
 }
