@@ -138,7 +138,8 @@ extension StateMachineObject {
   ///
   /// - Throws: ``StateMachineError/unknownState(_:)`` if `state` is not a state of the machine, or
   ///   ``StateMachineError/busy(_:)`` if the machine is running a step (called from one of its
-  ///   callbacks); the state is then unchanged.
+  ///   callbacks), or ``StateMachineError/storeManaged(event:)`` for a store-managed object (P13:
+  ///   use its store's `restore`); the state is then unchanged.
   public func restoreState(_ state: String) throws(StateMachineError) {
     try stateMachineDefinition.restore(state, on: _$stateMachineModel)
   }

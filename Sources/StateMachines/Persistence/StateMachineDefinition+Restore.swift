@@ -107,6 +107,15 @@ extension StateMachineDefinition {
   private func restore(
     _ state: String, _ model: Model, write: () -> (active: [Int32], terminated: Bool)
   ) throws(StateMachineError) {
+    // P13: a store-managed object changes state only through its store's steps.
+    let outsideStore = locked(model) {
+      let storage = model._$stateMachineStorage
+      return storage.slowPathFlags & StateMachineStorage.storeManagedFlag != 0 && storage.extras?.storeRecorder == nil
+    }
+    if outsideStore {
+      trace("restoreState('\(state)') refused: the object is store-managed (P13)")
+      throw .storeManaged(event: "restoreState")
+    }
     guard case .taken = admit(model, whileBusy: {}) else {
       trace("restoreState('\(state)') rejected: the machine is running a step")
       throw .busy("restoreState")

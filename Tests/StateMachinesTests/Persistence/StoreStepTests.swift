@@ -31,7 +31,7 @@ struct StoreStepTests {
     #expect(StoreMarks.shared.of(order.id).count == 2)
   }
 
-  @Test("P13: a store-managed object refuses events outside a store step; its JSON has no state")
+  @Test("P13: a store-managed object refuses events and restoreState outside a store step; its JSON has no state")
   func storeManagedObjectsChangeOnlyThroughTheStore() throws {
     let order = try order(StoredMachineState(state: "paid", version: 1))
     #expect(!order.fire("ship"))
@@ -43,6 +43,16 @@ struct StoreStepTests {
     }
     #expect(order.state == "paid")
     #expect(StoreMarks.shared.of(order.id).isEmpty)
+    // Nor does restoreState move it: a repair goes through the store's restore.
+    do {
+      try order.restoreState("cancelled")
+      Issue.record("restoreState moved a store-managed object")
+    } catch {
+      #expect(StateMachineErrorCase(error) == .storeManaged(event: "restoreState"))
+    }
+    #expect(order.state == "paid")
+    #expect(try orders.storeRestore("cancelled", on: order).after.state == "cancelled")
+    try orders.load(StoredMachineState(state: "paid", version: 1), into: order, id: "\(order.id)")
     // Inside a store step the same event runs.
     #expect(try orders.storeStep("ship", payload: nil, on: order).after.state == "shipped")
     let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(order)) as? [String: Any]
