@@ -3,7 +3,7 @@ import Foundation
 extension NSLock {
   /// Runs `body` holding the lock. (Foundation's `withLock` is not available on every platform
   /// version this package supports.)
-  func locked<R>(_ body: () throws -> R) rethrows -> R {
+  func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     lock()
     defer { unlock() }
     return try body()

@@ -22,7 +22,7 @@ extension InMemoryStateMachineStore {
         }
       }
     }
-    for step in written { step.step.committed() }
+    for step in written { step.step?.committed() }
     return consumed
   }
 

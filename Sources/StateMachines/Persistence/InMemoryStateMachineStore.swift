@@ -46,7 +46,8 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
 
   /// A step that was written, with its work for after the commit.
   struct Written {
-    let step: StoreStep
+    /// `nil` for a replayed request: nothing ran, nothing is held back.
+    let step: StoreStep?
     let fired: Fired<Model>
   }
 
@@ -101,7 +102,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     let fresh = try copy(model)
     let step = try definition.storeStart(on: fresh)
     let data = try encode(fresh)
-    let written: StoreStep = try exclusive { () throws(StateMachineStoreError) -> StoreStep in
+    let written: StoreStep = try lock.locked { () throws(StateMachineStoreError) -> StoreStep in
       guard rows[key] == nil else { throw .database(InMemoryStoreFailure("a row with id '\(key)' exists")) }
       rows[key] = Row(data: data, machine: step.after)
       keys[key] = model.storeID
@@ -150,18 +151,18 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
 
   public func restore(_ id: Model.StoreID, to state: String, reason: String) async throws(StateMachineStoreError) {
     let key = id.description
-    let written = try exclusive { () throws(StateMachineStoreError) -> Written in
+    let written = try lock.locked { () throws(StateMachineStoreError) -> Written in
       guard let row = rows[key] else { throw .notFound(id: key) }
       let model = try fresh(key, row)
       let step = try definition.storeRestore(state, on: model)
       return try write(step, model, key, cause: .restore, requestID: nil, dueAt: nil)
     }
-    written.step.committed()
+    written.step?.committed()
   }
 
   public func post(_ event: String, to id: Model.StoreID, after delay: Duration) async throws(StateMachineStoreError) {
     let key = id.description
-    try exclusive { () throws(StateMachineStoreError) in
+    try lock.locked { () throws(StateMachineStoreError) in
       guard let row = rows[key] else { throw .notFound(id: key) }
       deadlineRows[nextDeadlineID] = StoredDeadline(
         id: nextDeadlineID, entityID: key, state: nil, event: event, armedVersion: row.machine.version,
@@ -242,7 +243,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
       // P7: the commit happened but its caller cannot know; its `after` callbacks never run.
       throw .commitOutcomeUnknown(requestID: options.requestID, underlying: InMemoryStoreFailure("connection lost"))
     }
-    if !written.fired.replayed { written.step.committed() }
+    written.step?.committed()
     return written.fired
   }
 
@@ -260,7 +261,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
       let fired = Fired(
         model: try fresh(key, row), from: request.from, to: request.to, version: request.version,
         transitions: request.transitions, replayed: true)
-      return Written(step: StoreStep.empty, fired: fired)
+      return Written(step: nil, fired: fired)
     }
     guard let row = rows[key] else { throw .notFound(id: key) }
     if let expected, expected != row.machine.version {
@@ -339,20 +340,10 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     }
   }
 
-  /// Runs `body` under the store's lock, keeping its typed error.
-  func exclusive<R>(_ body: () throws(StateMachineStoreError) -> R) throws(StateMachineStoreError) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body()
-  }
-
   // MARK: Objects
 
   /// A fresh object from a row (P1), or the row's error (P12).
   func fresh(_ key: String, _ row: Row) throws(StateMachineStoreError) -> Model {
-    if definition.activeStates(inStored: row.machine.state).isEmpty {
-      throw .unknownStoredState(id: key, state: row.machine.state)
-    }
     let model: Model
     do {
       model = try JSONDecoder().decode(Model.self, from: row.data)
@@ -398,13 +389,5 @@ public struct InMemoryStoreFailure: Error, CustomStringConvertible {
 
   init(_ description: String) {
     self.description = description
-  }
-}
-
-extension StoreStep {
-  /// A step that writes nothing and holds nothing back (a replayed request).
-  static var empty: StoreStep {
-    let none = StoredMachineState(state: "")
-    return StoreStep(event: "", before: none, after: none, transitions: [], exited: [], armed: [], held: HeldBack([]))
   }
 }
