@@ -26,8 +26,8 @@ func rejection(_ error: StateMachineStoreError?) -> StateMachineErrorCase? {
 }
 
 /// The rules of PERSISTENCE.md §3, generic over the store.
-struct StoreConformance<Factory: StoreFactory> {
-  let factory: Factory
+struct StoreConformance {
+  let factory: any StoreFactory
   let clock = ManualStoreClock()
 
   func store<Model: StoreManagedStateMachine & Codable>(_ type: Model.Type, outbox: [String] = []) async throws
