@@ -94,24 +94,15 @@ extension StateMachineDefinition {
   /// - Throws: ``StateMachineStoreError/rejected(_:)`` with ``StateMachineError/unknownState(_:)``
   ///   or ``StateMachineError/illegalConfiguration(_:reason:)``.
   public func storeRestore(_ state: String, on model: Model) throws(StateMachineStoreError) -> StoreStep {
-    let before = storedState(of: model)
-    let recorder = attachRecorder(model)
-    do {
-      try restore(state, on: model)
-    } catch {
-      detachRecorder(model)
-      throw .rejected(error)
-    }
-    detachRecorder(model)
-    let to = locked(model) { encodedState(of: model._$stateMachineStorage).state }
-    recorder.transitions = [CompletedTransition(from: before.state, event: "", to: to)]
-    return try finish("", before, recorder, model, exitingAll: true)
+    try storeMigrate(storedState(of: model), to: state, on: model)
   }
 
-  /// Moves a row the definition cannot load (its state is not in the definition, P12) into
-  /// `state`, as a store step on `model`, an object decoded from the row's own columns whose
-  /// machine storage was not loaded: no callback runs, the new configuration's deadlines are
-  /// armed, one history row goes from the stored state to the new one, at the stored version + 1.
+  /// Moves a row from its `stored` columns into `state`, as a store step on `model`: an object
+  /// loaded from the row, or, for a row the definition cannot load (its state is not in the
+  /// definition, P12), an object decoded from the row's own columns whose machine storage was
+  /// not loaded. No callback runs, the deadlines of the stored configuration go and the new
+  /// configuration's are armed, and one history row goes from the stored state to the new one,
+  /// at the stored version + 1.
   ///
   /// - Throws: ``StateMachineStoreError/rejected(_:)`` when `state` is not a configuration of
   ///   the definition.
