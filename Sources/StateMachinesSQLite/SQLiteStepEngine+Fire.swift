@@ -28,7 +28,9 @@ extension SQLiteStepEngine {
         let onObject = copy
         let written = try await transaction(key: key, noWait: options.lock == .noWait) {
           db throws(StateMachineStoreError) in
-          try self.step(db, event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion, on: onObject)
+          try self.step(
+            db, event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion,
+            on: onObject)
         }
         written.step?.committed()
         return written.fired
@@ -54,7 +56,8 @@ extension SQLiteStepEngine {
     guard let row = try fetchRow(db, key) else { throw .notFound(id: key) }
     let machine = try SQLiteStoreFailure.database(key) { try table.machineState(row) }
     if let expected, expected != machine.version {
-      throw .conflict(id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
+      throw .conflict(
+        id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
     }
     let model: Model
     if let object { model = object } else { model = try fresh(row, key) }
@@ -103,9 +106,9 @@ extension SQLiteStepEngine {
       var values: [DatabaseValueConvertible?] = owned.map { columns[$0]! }
       values += try SQLiteMachineTable.values(step.after)
       let filter = table.row(key)
-      try db.execute(
-        sql: "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(filter.sql) AND sm_version = ?",
-        arguments: StatementArguments(values) + filter.arguments + [step.before.version])
+      try db.cached(
+        "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(filter.sql) AND sm_version = ?",
+        StatementArguments(values) + filter.arguments + [step.before.version])
     }
     guard db.changesCount == 1 else {
       let current = try self.current(db, key)
@@ -121,10 +124,10 @@ extension SQLiteStepEngine {
           let payload = try (transition.payload as? any Encodable).map {
             String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
           }
-          try db.execute(
-            sql: "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
+          try db.cached(
+            "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
               + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            arguments: [
+            [
               table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
               requestID?.uuidString, dueAt?.storeMilliseconds, now,
             ])
@@ -135,10 +138,10 @@ extension SQLiteStepEngine {
     try arm(db, step, key)
     try SQLiteStoreFailure.database(key) {
       for message in messages {
-        try db.execute(
-          sql: "INSERT INTO sm_outbox (machine, entity_id, version, topic, payload, available_at, created_at) "
+        try db.cached(
+          "INSERT INTO sm_outbox (machine, entity_id, version, topic, payload, available_at, created_at) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?)",
-          arguments: [
+          [
             table.machine, key, message.version, message.topic, String(decoding: message.payload, as: UTF8.self), now,
             now,
           ])
@@ -177,9 +180,9 @@ extension SQLiteStepEngine {
     guard !states.isEmpty else { return }
     let placeholders = Array(repeating: "?", count: states.count).joined(separator: ", ")
     try SQLiteStoreFailure.database(key) {
-      try db.execute(
-        sql: "DELETE FROM sm_deadlines WHERE machine = ? AND entity_id = ? AND state IN (\(placeholders))",
-        arguments: [table.machine, key] + StatementArguments(states))
+      try db.cached(
+        "DELETE FROM sm_deadlines WHERE machine = ? AND entity_id = ? AND state IN (\(placeholders))",
+        [table.machine, key] + StatementArguments(states))
     }
   }
 
@@ -188,9 +191,9 @@ extension SQLiteStepEngine {
     let now = clock.now
     try SQLiteStoreFailure.database(key) {
       for timeout in step.armed {
-        try db.execute(
-          sql: "INSERT INTO sm_deadlines (machine, entity_id, state, event, armed_version, due_at) VALUES (?, ?, ?, ?, ?, ?)",
-          arguments: [
+        try db.cached(
+          "INSERT INTO sm_deadlines (machine, entity_id, state, event, armed_version, due_at) VALUES (?, ?, ?, ?, ?, ?)",
+          [
             table.machine, key, timeout.state, timeout.event, step.after.version,
             (now + timeout.delay.storeSeconds).storeMilliseconds,
           ])

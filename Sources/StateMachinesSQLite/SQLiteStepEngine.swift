@@ -93,7 +93,7 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: @unchecked S
     }
     crashPoint(.beforeCommit)
     do {
-      try db.execute(sql: "COMMIT")
+      try db.cachedStatement(sql: "COMMIT").execute()
     } catch {
       try? db.execute(sql: "ROLLBACK")
       return .failure(SQLiteStoreFailure.map(error, key: key))
@@ -106,7 +106,7 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: @unchecked S
   /// timeout, or not at all.
   private func begin(_ db: Database, noWait: Bool) throws {
     guard noWait, case .timeout(let seconds) = db.configuration.busyMode else {
-      try db.execute(sql: "BEGIN IMMEDIATE")
+      try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
       return
     }
     try db.execute(sql: "PRAGMA busy_timeout = 0")
@@ -120,7 +120,8 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: @unchecked S
   func fetchRow(_ db: Database, _ key: String) throws(StateMachineStoreError) -> Row? {
     let filter = table.row(key)
     return try SQLiteStoreFailure.database(key) {
-      try Row.fetchOne(db, sql: "SELECT * FROM \(table.quotedName) WHERE \(filter.sql)", arguments: filter.arguments)
+      try Row.fetchOne(
+        try db.cachedStatement(sql: "SELECT * FROM \(table.quotedName) WHERE \(filter.sql)"), arguments: filter.arguments)
     }
   }
 

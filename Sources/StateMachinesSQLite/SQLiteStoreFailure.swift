@@ -32,4 +32,11 @@ public struct SQLiteStoreFailure: Error, CustomStringConvertible {
     }
   }
 }
+
+extension Database {
+  /// Runs a statement the connection compiles once and keeps: a step's statements repeat.
+  func cached(_ sql: String, _ arguments: StatementArguments = []) throws {
+    try cachedStatement(sql: sql).execute(arguments: arguments)
+  }
+}
 #endif
