@@ -92,7 +92,7 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
     }
     let key = id.description
     let savepoint = "sm_fire"
-    try SQLiteStoreFailure.database(key) { try db.execute(sql: "SAVEPOINT \(savepoint)") }
+    try SQLiteStoreFailure.database(key) { try db.cached("SAVEPOINT \(savepoint)") }
     let written: SQLiteStepEngine<Model>.Written
     do {
       written = try engine.step(db, event, key: key, payload: payload, requestID: requestID, expected: nil, on: nil)
@@ -102,7 +102,7 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
       try? db.execute(sql: "RELEASE SAVEPOINT \(savepoint)")
       throw error
     }
-    try SQLiteStoreFailure.database(key) { try db.execute(sql: "RELEASE SAVEPOINT \(savepoint)") }
+    try SQLiteStoreFailure.database(key) { try db.cached("RELEASE SAVEPOINT \(savepoint)") }
     if let step = written.step {
       let queue = committedWork
       db.afterNextTransaction { _ in queue.async { step.committed() } }

@@ -134,7 +134,7 @@ extension SQLiteStepEngine {
         }
       }
     }
-    try disarm(db, step.exited, key)
+    try disarm(db, step.exited.filter(timedStates.contains), key)
     try arm(db, step, key)
     try SQLiteStoreFailure.database(key) {
       for message in messages {

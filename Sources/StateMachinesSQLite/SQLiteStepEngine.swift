@@ -29,6 +29,9 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: @unchecked S
   let mapping: SQLiteRowMapping<Model>
   let clock: StoreClock
   let configuration: StoreConfiguration<Model>
+  /// The states (as rows spell them) whose entry arms a timeout: only their exits delete
+  /// deadline rows, so a step that leaves no timed state runs no `DELETE` (P8).
+  let timedStates: Set<String>
   let lock = NSLock()
   var handlers: [String: @Sendable (OutboxMessage) async throws -> Void] = [:]
   var crashHook: (@Sendable (StoreCrashPoint) -> Void)?
@@ -43,6 +46,8 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: @unchecked S
     self.mapping = mapping
     self.clock = clock
     self.configuration = configuration
+    timedStates = Set(
+      definition.states.filter { !definition.timeoutEvents(of: $0).isEmpty }.compactMap(definition.storedName(of:)))
   }
 
   /// A step that was written, with its work for after the commit.
