@@ -163,6 +163,6 @@ extension StateMachineDefinition {
     for timeout in armed where !exited.contains(timeout.state) { exited.append(timeout.state) }
     return StoreStep(
       event: event, before: before, after: after, transitions: recorder.transitions, exited: exited, armed: armed,
-      held: HeldBack(recorder.held))
+      held: HeldBack(recorder.held) { [self] error in trace("'\(event)': a callback after the commit threw: \(error)") })
   }
 }

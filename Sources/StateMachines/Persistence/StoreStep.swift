@@ -45,7 +45,8 @@ public struct StoreStep: Sendable {
   /// Runs what the step held back, in step order: the `after` callbacks, the `didTransition`
   /// observers and the object's transition streams (P5). Call it once the store's transaction
   /// has committed, and never for a rolled-back step. It runs at most once, however often it is
-  /// called; it returns the errors the `after` callbacks threw (the step stands regardless).
+  /// called; it returns the errors the `after` callbacks threw (the step stands regardless), and
+  /// writes each to the definition's ``StateMachineBuilder/log``.
   @discardableResult
   public func committed() -> [any Error] {
     held.run()
@@ -56,9 +57,13 @@ public struct StoreStep: Sendable {
 final class HeldBack: @unchecked Sendable {
   private let lock = NSLock()
   private var work: [() throws -> Void]
+  /// Tells the definition's log about an error of the held-back work: the step stands, and no
+  /// caller is waiting for it any more.
+  private let report: (any Error) -> Void
 
-  init(_ work: [() throws -> Void]) {
+  init(_ work: [() throws -> Void], report: @escaping (any Error) -> Void = { _ in }) {
     self.work = work
+    self.report = report
   }
 
   func run() -> [any Error] {
@@ -68,7 +73,12 @@ final class HeldBack: @unchecked Sendable {
     }
     var errors: [any Error] = []
     for item in pending {
-      do { try item() } catch { errors.append(error) }
+      do {
+        try item()
+      } catch {
+        report(error)
+        errors.append(error)
+      }
     }
     return errors
   }

@@ -31,6 +31,27 @@ struct StoreStepTests {
     #expect(StoreMarks.shared.of(order.id).count == 2)
   }
 
+  @Test("P5: an after callback that throws after the commit leaves the step standing; committed() returns and logs the error")
+  func afterCallbackErrorsAreReportedAndLogged() throws {
+    struct Late: Error {}
+    let lines = TestRecorder()
+    let definition = try StateMachineDefinition<DynamicStateMachine>(validating: { sm in
+      sm.log = StateMachineLog { lines.append($0) }
+      sm.addState("off")
+      sm.addState("on")
+      sm.when("toggle", transitionFrom: "off", to: "on")
+      sm.after("toggle") { _ in throw Late() }
+    })
+    let machine = DynamicStateMachine(definition)
+    try definition.load(StoredMachineState(state: "off"), into: machine, id: "m")
+    let step = try definition.storeStep("toggle", payload: nil, on: machine)
+    #expect(step.after.state == "on")
+    let errors = step.committed()
+    #expect(errors.count == 1 && errors.first is Late)
+    #expect(lines.lines.contains { $0.contains("a callback after the commit threw") && $0.contains("Late") })
+    #expect(step.committed().isEmpty)
+  }
+
   @Test("P13: a store-managed object refuses events and restoreState outside a store step; its JSON has no state")
   func storeManagedObjectsChangeOnlyThroughTheStore() throws {
     let order = try order(StoredMachineState(state: "paid", version: 1))
