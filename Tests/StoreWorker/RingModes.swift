@@ -36,6 +36,11 @@ func race(_ arguments: WorkerArguments) async throws -> [String: Any] {
   var conflicts = 0
   var reloaded = 0
   var errors: [String] = []
+  // The stale worker loads its objects before the start, so that the others' writes make them
+  // stale however the processes overlap.
+  if stale {
+    for id in 1...rows { held[id] = try await store.load(id) }
+  }
   try await waitForStart(arguments)
   for _ in 0..<events {
     let id = Int.random(in: 1...rows, using: &random)
