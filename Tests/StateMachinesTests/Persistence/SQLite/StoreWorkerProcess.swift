@@ -120,7 +120,9 @@ private final class Started: @unchecked Sendable {
     process.executableURL = url
     process.arguments = arguments
     process.standardOutput = stdout
-    process.standardError = try FileHandle(forWritingTo: stderrURL)
+    let errors = try FileHandle(forWritingTo: stderrURL)
+    defer { try? errors.close() }
+    process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     let exited = exited
     process.terminationHandler = { _ in exited.signal() }
