@@ -216,6 +216,48 @@ struct SQLiteStoreTests {
     #expect(try await foreign.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM storeOrder") } == 0)
   }
 
+  @Test("bad input: a corrupt database file gives typed errors, never a crash")
+  func corruptDatabase() async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sm-corrupt-\(UUID()).sqlite").path
+    do {
+      let queue = try DatabaseQueue(path: path)
+      try await queue.write { db in
+        try StateMachineTables.create(in: db)
+        try db.create(table: "storeOrder") { table in
+          StoreOrder.ownColumns(table)
+          table.stateMachineColumns()
+        }
+      }
+      let orders = SQLiteStateMachineStore<StoreOrder>(queue)
+      for _ in 0..<50 { try await orders.insert(StoreOrder(id: StoreTestIDs.next())) }
+      try queue.close()
+    }
+    // Every page after the first (the header) is overwritten with garbage.
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let pageSize = 4096
+    for index in stride(from: pageSize, to: bytes.count, by: 1) { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let queue: DatabaseQueue
+    do {
+      queue = try DatabaseQueue(path: path)
+    } catch {
+      return  // refused when opened: a typed error from GRDB
+    }
+    let orders = SQLiteStateMachineStore<StoreOrder>(queue)
+    for error in [
+      await storeError { try await orders.fire("pay", on: 1) }, await storeError { try await orders.load(1) },
+      await storeError { try await orders.insert(StoreOrder(id: StoreTestIDs.next())) },
+      await storeError { try await orders.fireDueTimeouts(limit: 10) }, await storeError { try await orders.verify() },
+    ] {
+      guard case .database = error else {
+        Issue.record("expected .database on a corrupt file, got \(String(describing: error))")
+        continue
+      }
+    }
+    try queue.close()
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "nothing written to the corrupt file")
+  }
+
   @Test("bad input: a file that is not a database is refused when opened")
   func notADatabase() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("sm-garbage-\(UUID()).sqlite").path
