@@ -1,6 +1,5 @@
 // Orders persisted in a SQLite file (issue 19 §4): pay, ship, cancel; a payment deadline that
 // survives a restart; an outbox message on ship. Run it with the trait:
-//
 //   swift run --traits SQLite Orders                 both runs in one go, on a new temp file
 //   swift run --traits SQLite Orders PATH            the first run only, on PATH
 //   swift run --traits SQLite Orders PATH --later    the second run: a process started later
