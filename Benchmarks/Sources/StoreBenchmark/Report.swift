@@ -9,9 +9,17 @@ func median(_ values: [Double]) -> Double {
   values.sorted()[values.count / 2]
 }
 
+/// One row's speed in one round, in events per second.
+struct Speed {
+  /// Per second of the process's CPU time.
+  let cpu: Double
+  /// Per second on the wall clock.
+  let wall: Double
+}
+
 /// The median over the rounds of `row`'s speed divided by `baseline`'s in the same round.
-func ratio(_ row: String, _ baseline: String, _ speeds: [String: [Double]]) -> Double {
-  median(zip(speeds[row]!, speeds[baseline]!).map { $0 / $1 })
+func ratio(_ row: String, _ baseline: String, _ speeds: [String: [Speed]], _ measure: KeyPath<Speed, Double>) -> Double {
+  median(zip(speeds[row]!, speeds[baseline]!).map { $0[keyPath: measure] / $1[keyPath: measure] })
 }
 
 /// Stops the process unless every event of every row took its transition and wrote what it
@@ -36,17 +44,17 @@ func check(_ stores: Stores, _ cases: [StoreCase], fired: Int) async throws {
 }
 
 /// Prints the table in Markdown, for the README: speeds and ratios to B0 and B1 of the same mode.
-func printTable(_ cases: [StoreCase], _ speeds: [String: [Double]]) {
+func printTable(_ cases: [StoreCase], _ speeds: [String: [Speed]], _ measure: KeyPath<Speed, Double>) {
   print("| Row | What | sync events/s | ÷ B0 | ÷ B1 | async events/s | ÷ B0 | ÷ B1 |")
   print("|---|---|--:|--:|--:|--:|--:|--:|")
   for c in cases {
     var line = "| \(c.id) | \(c.name) |"
     for mode in ["sync", "async"] {
       let key = "\(c.id) \(mode)"
-      let values = speeds[key]!
+      let values = speeds[key]!.map { $0[keyPath: measure] }
       line += " \(thousands(median(values))) (\(thousands(values.min()!))–\(thousands(values.max()!))) |"
       for baseline in ["B0", "B1"] {
-        line += String(format: " %.2f |", ratio(key, "\(baseline) \(mode)", speeds))
+        line += String(format: " %.2f |", ratio(key, "\(baseline) \(mode)", speeds, measure))
       }
     }
     print(line)
