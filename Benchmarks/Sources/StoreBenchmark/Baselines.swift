@@ -39,6 +39,26 @@ func selectCompareAndSetHistory(_ db: Database, id: Int) throws {
     ])
 }
 
+/// B1c: B1 with statements compiled once per connection (GRDB's `cachedStatement`), the most a
+/// hand-written transaction can save on SQL compilation. Not a goal's baseline: the store compiles
+/// each statement per call, as B1 does.
+func selectCompareAndSetHistoryCached(_ db: Database, id: Int) throws {
+  let select = try db.cachedStatement(sql: "SELECT state, sm_version FROM toggles WHERE id = ?")
+  guard let row = try Row.fetchOne(select, arguments: [id]) else { throw BaselineFailure(description: "B1c: no row \(id)") }
+  let from: String = row["state"]
+  let version: Int64 = row["sm_version"]
+  let to = from == "off" ? "on" : "off"
+  try db.cachedStatement(sql: "UPDATE toggles SET state = ?, sm_version = ? WHERE id = ? AND sm_version = ?")
+    .execute(arguments: [to, version + 1, id, version])
+  guard db.changesCount == 1 else { throw BaselineFailure(description: "B1c: row \(id) moved on") }
+  try db.cachedStatement(
+    sql: "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, at) "
+      + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+  ).execute(arguments: [
+    "toggles", String(id), version + 1, "flip", from, to, "event", Int64((Date().timeIntervalSince1970 * 1000).rounded()),
+  ])
+}
+
 /// B0's knowledge of its row: the state and version it last wrote.
 final class KnownRow: @unchecked Sendable {
   var state = "off"

@@ -49,8 +49,8 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
   func ids(_ base: Int, _ count: Int = 1) -> (sync: [Int], async: [Int]) {
     (Array(base * 1000..<base * 1000 + count), Array(base * 1000 + 100..<base * 1000 + 100 + count))
   }
-  let b0 = ids(1), b1 = ids(2), s1 = ids(3), s2 = ids(4), s3 = ids(5), s4 = ids(6, 100)
-  for id in [b0, b1, s1, s2, s4].flatMap({ $0.sync + $0.async }) { try await stores.audited.insert(Toggle(id: id)) }
+  let b0 = ids(1), b1 = ids(2), s1 = ids(3), s2 = ids(4), s3 = ids(5), s4 = ids(6, 100), b1c = ids(7)
+  for id in [b0, b1, s1, s2, s4, b1c].flatMap({ $0.sync + $0.async }) { try await stores.audited.insert(Toggle(id: id)) }
   for id in s3.sync + s3.async { try await stores.countdowns.insert(Countdown(id: id)) }
   let known = (sync: KnownRow(), async: KnownRow())
 
@@ -76,6 +76,14 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
       async: { count in
         for _ in 0..<count { try await pool.write { db in try selectCompareAndSetHistory(db, id: b1.async[0]) } }
       }, rows: b1.sync + b1.async),
+    StoreCase(
+      id: "B1c", name: "B1 with cached statements", batch: 1,
+      sync: { count in
+        for _ in 0..<count { try pool.write { db in try selectCompareAndSetHistoryCached(db, id: b1c.sync[0]) } }
+      },
+      async: { count in
+        for _ in 0..<count { try await pool.write { db in try selectCompareAndSetHistoryCached(db, id: b1c.async[0]) } }
+      }, rows: b1c.sync + b1c.async),
     fires("S1", "store fire, history off", pool, stores.plain, s1),
     fires("S2", "store fire, history on", pool, stores.audited, s2),
     StoreCase(

@@ -33,7 +33,7 @@ print("\(ProcessInfo.processInfo.activeProcessorCount) cores, \(path)")
 let stores = Stores(pool)
 let cases = try await makeCases(stores)
 let runs = cases.flatMap { c in [(key: "\(c.id) sync", run: c.sync), (key: "\(c.id) async", run: c.async)] }
-  .filter { run in only.map { $0.contains(String(run.key.prefix(2))) || $0.contains(run.key.replacing(" ", with: "-")) } ?? true }
+  .filter { run in only.map { $0.contains(String(run.key.split(separator: " ")[0])) || $0.contains(run.key.replacing(" ", with: "-")) } ?? true }
 
 /// The CPU time of the whole process so far (every thread: the caller, GRDB's writer, the
 /// queues), in seconds.
