@@ -67,23 +67,28 @@ if only != nil {
   for (key, values) in speeds.sorted(by: { $0.key < $1.key }) {
     print(key, thousands(median(values.map(\.cpu))), "events per CPU second,", thousands(median(values.map(\.wall))), "on the clock")
   }
-  exit(0)
-}
-try await check(stores, cases, fired: warmUp + rounds * events)
-print()
-print("Events per second of process CPU time (every thread), the measure of the README:")
-printTable(cases, speeds, \.cpu)
-print()
-print("Events per second on the wall clock (on a loaded machine this favours the async rows, whose")
-print("thread wake-ups get scheduled sooner):")
-printTable(cases, speeds, \.wall)
-print()
-for measure in [(name: "CPU", path: \Speed.cpu), (name: "clock", path: \Speed.wall)] {
-  let m = measure.path
-  goal("S2 sync >= 0.8 x B1 sync (\(measure.name))", ratio("S2 sync", "B1 sync", speeds, m), 0.8)
-  goal("S2 async >= 0.8 x B1 async (\(measure.name))", ratio("S2 async", "B1 async", speeds, m), 0.8)
-  goal("S4 sync >= 5 x S2 sync (\(measure.name))", ratio("S4 sync", "S2 sync", speeds, m), 5)
-  goal("S4 async >= 5 x S2 async (\(measure.name))", ratio("S4 async", "S2 async", speeds, m), 5)
+} else {
+  try await check(stores, cases, fired: warmUp + rounds * events)
+  report(cases, speeds)
 }
 try pool.close()
 try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+
+/// The tables and the goals.
+func report(_ cases: [StoreCase], _ speeds: [String: [Speed]]) {
+  print()
+  print("Events per second of process CPU time (every thread), the measure of the README:")
+  printTable(cases, speeds, \.cpu)
+  print()
+  print("Events per second on the wall clock (on a loaded machine this favours the async rows, whose")
+  print("thread wake-ups get scheduled sooner):")
+  printTable(cases, speeds, \.wall)
+  print()
+  for measure in [(name: "CPU", path: \Speed.cpu), (name: "clock", path: \Speed.wall)] {
+    let m = measure.path
+    goal("S2 sync >= 0.8 x B1 sync (\(measure.name))", ratio("S2 sync", "B1 sync", speeds, m), 0.8)
+    goal("S2 async >= 0.8 x B1 async (\(measure.name))", ratio("S2 async", "B1 async", speeds, m), 0.8)
+    goal("S4 sync >= 5 x S2 sync (\(measure.name))", ratio("S4 sync", "S2 sync", speeds, m), 5)
+    goal("S4 async >= 5 x S2 async (\(measure.name))", ratio("S4 async", "S2 async", speeds, m), 5)
+  }
+}
