@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Micro-benchmarks of the StateMachines runtime against hand-written baselines.
@@ -7,10 +7,13 @@ let package = Package(
   name: "StateMachinesBenchmarks",
   platforms: [.macOS(.v13)],
   products: [
-    .executable(name: "StateMachinesBenchmarks", targets: ["Benchmarks"])
+    .executable(name: "StateMachinesBenchmarks", targets: ["Benchmarks"]),
+    .executable(name: "StoreBenchmark", targets: ["StoreBenchmark"]),
   ],
   dependencies: [
-    .package(name: "StateMachines", path: "..")
+    .package(name: "StateMachines", path: "..", traits: ["SQLite"]),
+    // The store benchmark's hand-written baselines use GRDB directly.
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // The baselines live in their own module, without @inlinable and with private storage (which
@@ -23,6 +26,15 @@ let package = Package(
     .executableTarget(
       name: "Benchmarks",
       dependencies: ["Baselines", "MallocCounter", .product(name: "StateMachines", package: "StateMachines")]
+    ),
+    // The SQLite store against hand-written GRDB transactions on the same database file.
+    .executableTarget(
+      name: "StoreBenchmark",
+      dependencies: [
+        .product(name: "StateMachines", package: "StateMachines"),
+        .product(name: "StateMachinesSQLite", package: "StateMachines"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,132 @@
+// The rows of the store benchmark (issue 19 §6): the baselines B0, B1 and the store S1–S4, each in
+// a synchronous mode (GRDB's `write` with `fire(_:on:in:)` inside) and an asynchronous one
+// (`await pool.write`, `await store.fire`). Every row works on rows of its own, so no row's
+// history or version depends on another's.
+
+import GRDB
+import StateMachines
+import StateMachinesSQLite
+
+/// Runs `count` events; a row's function throws when any event did not take its transition.
+typealias Events = @Sendable (_ count: Int) async throws -> Void
+
+/// One row of the table: the same work synchronously and asynchronously.
+struct StoreCase: Sendable {
+  let id: String
+  let name: String
+  /// Events are fired in multiples of this (S4's batch).
+  let batch: Int
+  let sync: Events
+  let async: Events
+  /// The number of rows whose `sm_version` counts this case's events.
+  let rows: [Int]
+}
+
+/// The benchmark's stores, all on one database.
+struct Stores: Sendable {
+  let pool: DatabasePool
+  /// S1: history off.
+  let plain: SQLiteStateMachineStore<Toggle>
+  /// S2, S4: history on (the default).
+  let audited: SQLiteStateMachineStore<Toggle>
+  /// S3: history on, a durable deadline.
+  let countdowns: SQLiteStateMachineStore<Countdown>
+
+  init(_ pool: DatabasePool) {
+    self.pool = pool
+    var noHistory = StoreConfiguration<Toggle>()
+    noHistory.history = false
+    plain = SQLiteStateMachineStore(pool, configuration: noHistory)
+    audited = SQLiteStateMachineStore(pool)
+    countdowns = SQLiteStateMachineStore(pool)
+  }
+}
+
+/// The rows, their database rows inserted (by the store, in their initial state at version 0).
+func makeCases(_ stores: Stores) async throws -> [StoreCase] {
+  let pool = stores.pool
+  // Row ids: 1000 × case + 100 × mode + i, so that no two rows share a database row.
+  func ids(_ base: Int, _ count: Int = 1) -> (sync: [Int], async: [Int]) {
+    (Array(base * 1000..<base * 1000 + count), Array(base * 1000 + 100..<base * 1000 + 100 + count))
+  }
+  let b0 = ids(1), b1 = ids(2), s1 = ids(3), s2 = ids(4), s3 = ids(5), s4 = ids(6, 100), b1c = ids(7)
+  for id in [b0, b1, s1, s2, s4, b1c].flatMap({ $0.sync + $0.async }) { try await stores.audited.insert(Toggle(id: id)) }
+  for id in s3.sync + s3.async { try await stores.countdowns.insert(Countdown(id: id)) }
+  let known = (sync: KnownRow(), async: KnownRow())
+
+  return [
+    StoreCase(
+      id: "B0", name: "by hand: compare-and-set UPDATE", batch: 1,
+      sync: { count in
+        for _ in 0..<count {
+          try pool.write { db in try compareAndSet(db, id: b0.sync[0], from: known.sync.state, version: known.sync.version) }
+          known.sync.advance()
+        }
+      },
+      async: { count in
+        for _ in 0..<count {
+          let (state, version) = (known.async.state, known.async.version)
+          try await pool.write { db in try compareAndSet(db, id: b0.async[0], from: state, version: version) }
+          known.async.advance()
+        }
+      }, rows: b0.sync + b0.async),
+    StoreCase(
+      id: "B1", name: "by hand: select + compare-and-set + history row", batch: 1,
+      sync: { count in for _ in 0..<count { try pool.write { db in try selectCompareAndSetHistory(db, id: b1.sync[0]) } } },
+      async: { count in
+        for _ in 0..<count { try await pool.write { db in try selectCompareAndSetHistory(db, id: b1.async[0]) } }
+      }, rows: b1.sync + b1.async),
+    StoreCase(
+      id: "B1c", name: "B1 with cached statements", batch: 1,
+      sync: { count in
+        for _ in 0..<count { try pool.write { db in try selectCompareAndSetHistoryCached(db, id: b1c.sync[0]) } }
+      },
+      async: { count in
+        for _ in 0..<count { try await pool.write { db in try selectCompareAndSetHistoryCached(db, id: b1c.async[0]) } }
+      }, rows: b1c.sync + b1c.async),
+    fires("S1", "store fire, history off", pool, stores.plain, s1),
+    fires("S2", "store fire, history on", pool, stores.audited, s2),
+    StoreCase(
+      id: "S3", name: "store fire arming a deadline / deleting it", batch: 2,
+      sync: { count in
+        for i in 0..<count {
+          try pool.write { db in _ = try stores.countdowns.fire(i % 2 == 0 ? "start" : "stop", on: s3.sync[0], in: db) }
+        }
+      },
+      async: { count in
+        for i in 0..<count { try await stores.countdowns.fire(i % 2 == 0 ? "start" : "stop", on: s3.async[0]) }
+      }, rows: s3.sync + s3.async),
+    StoreCase(
+      id: "S4", name: "100 store fires in one write, history on", batch: 100,
+      sync: { count in
+        for _ in 0..<count / 100 {
+          try pool.write { db in for id in s4.sync { try stores.audited.fire("flip", on: id, in: db) } }
+        }
+      },
+      async: { count in
+        for _ in 0..<count / 100 {
+          try await pool.write { db in for id in s4.async { try stores.audited.fire("flip", on: id, in: db) } }
+        }
+      }, rows: s4.sync + s4.async),
+  ]
+}
+
+/// S1 and S2: one `flip` per transaction on one row.
+private func fires(
+  _ id: String, _ name: String, _ pool: DatabasePool, _ store: SQLiteStateMachineStore<Toggle>,
+  _ rows: (sync: [Int], async: [Int])
+) -> StoreCase {
+  StoreCase(
+    id: id, name: name, batch: 1,
+    sync: { count in for _ in 0..<count { try pool.write { db in _ = try store.fire("flip", on: rows.sync[0], in: db) } } },
+    async: { count in for _ in 0..<count { try await store.fire("flip", on: rows.async[0]) } },
+    rows: rows.sync + rows.async)
+}
+
+extension KnownRow {
+  /// The row after one more compare-and-set.
+  func advance() {
+    state = state == "off" ? "on" : "off"
+    version += 1
+  }
+}
