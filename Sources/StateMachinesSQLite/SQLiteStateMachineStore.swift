@@ -103,7 +103,7 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
       throw error
     }
     try SQLiteStoreFailure.database(key) { try db.cached("RELEASE SAVEPOINT \(savepoint)") }
-    if let step = written.step {
+    if let step = written.step, step.holdsWork {
       let queue = committedWork
       db.afterNextTransaction { _ in queue.async { step.committed() } }
     }

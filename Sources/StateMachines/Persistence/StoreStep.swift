@@ -47,6 +47,10 @@ public struct StoreStep: Sendable {
   /// has committed, and never for a rolled-back step. It runs at most once, however often it is
   /// called; it returns the errors the `after` callbacks threw (the step stands regardless), and
   /// writes each to the definition's ``StateMachineBuilder/log``.
+  /// Whether the step holds back any work for ``committed()``: a store need not schedule a
+  /// step that holds none.
+  public var holdsWork: Bool { held.isEmpty == false }
+
   @discardableResult
   public func committed() -> [any Error] {
     held.run()
@@ -65,6 +69,8 @@ final class HeldBack: @unchecked Sendable {
     self.work = work
     self.report = report
   }
+
+  var isEmpty: Bool { lock.locked { work.isEmpty } }
 
   func run() -> [any Error] {
     let pending = lock.locked {
