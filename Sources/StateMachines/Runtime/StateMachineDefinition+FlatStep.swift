@@ -112,7 +112,8 @@ extension StateMachineDefinition {
     do {
       if isExternal {
         if announces { announce(.entry, to, event: event, payload: payload, model) }
-        try runEntryActions(of: to, model) { transition }
+        // Checked here: the call costs more than the check when the state has no entry actions.
+        if !compiled.entryActions[Int(to)].isEmpty { try runEntryActions(of: to, model) { transition } }
       }
       try runAfterCallbacks(event, model, extras) { transition }
     } catch {
