@@ -57,7 +57,8 @@ extension StateMachineDefinition {
   }
 
   /// What the inlined part of ``fire(_:on:)`` leaves besides ``fireWithoutLock(_:_:_:)``: an ID or
-  /// object of another definition, an object with a lock. One path for objects with and without
+  /// object of another definition (not for generated members, see ``accepts(_:on:modelChecked:)``),
+  /// an object with a lock, and one whose flags or state hooks send it to the full step. One path for objects with and without
   /// a lock: the storage is read and written under the lock if there is one, and the callbacks
   /// of the light tier run outside it, under the busy mark.
   @inlinable @inline(never)
@@ -168,7 +169,7 @@ extension StateMachineDefinition {
 
   /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
   /// state, `after` callbacks (one whose only code is an `after` callback is run by
-  /// ``fireOutOfLine(_:_:modelChecked:)`` itself). A failing or throwing guard, or a throwing
+  /// ``finishLight(_:_:_:_:)`` itself). A failing or throwing guard, or a throwing
   /// `before` callback, changes nothing (the events they fired are dropped too); a throwing
   /// `after` callback skips the rest and the new state stands.
   @inlinable @inline(__always)
