@@ -24,6 +24,10 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   @usableFromInline let compiled: CompiledMachine<Model>
   /// The state and event names every ``Transition`` of a flat step reads, by index.
   @usableFromInline let transitionNames: TransitionNames
+  /// Each event's `before` and `after` callbacks for the flat step, by event index: unowned
+  /// references to ``stepCallbackObjects``, which keeps them alive.
+  @usableFromInline let stepCallbacks: [Unmanaged<StepCallbacks<Model>>]
+  private let stepCallbackObjects: [StepCallbacks<Model>]
 
   /// Why the definition is invalid, or `nil` if it is valid.
   public let definitionError: DefinitionError?
@@ -50,6 +54,8 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
       definitionError = error
     }
     transitionNames = TransitionNames(states: compiled.states, events: compiled.events)
+    stepCallbackObjects = StepCallbacks.table(compiled)
+    stepCallbacks = stepCallbackObjects.map { Unmanaged.passUnretained($0) }
   }
 
   /// Builds a definition and throws if it is invalid.

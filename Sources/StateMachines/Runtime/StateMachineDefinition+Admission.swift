@@ -25,11 +25,13 @@ extension StateMachineDefinition {
   }
 
   /// Whether `event` is an ID of this definition and `model` is driven by it. `modelChecked`
-  /// skips the second check, which reads the object's definition (a lazy static for a generated
-  /// class): generated members pass it, their object is driven by this definition by construction.
+  /// skips both checks (the second reads the object's definition, a lazy static for a generated
+  /// class): generated members pass it, and the object's own name lookups, whose object is driven
+  /// by this definition and whose ID this definition made, by construction. Skipping the first
+  /// too keeps one value less alive in a loop of generated calls, which spares the fast tier a spill.
   @inlinable @inline(__always)
   func accepts(_ event: StateMachineEventID, on model: Model, modelChecked: Bool = false) -> Bool {
-    event.definition == compiled.identity && (modelChecked || model.stateMachineDefinition === self)
+    modelChecked || (event.definition == compiled.identity && model.stateMachineDefinition === self)
   }
 
   /// Takes the machine for a step. If it is busy: when the calling thread is itself running a

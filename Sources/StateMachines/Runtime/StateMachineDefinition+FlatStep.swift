@@ -85,8 +85,9 @@ extension StateMachineDefinition {
       : Transition(transitionNames, event: event, from: from, to: to, payload: payload)
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
     let announces = announces(model)
+    let callbacks = stepCallbacks[Int(event)]
     do {
-      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, transition) }
+      try callbacks._withUnsafeGuaranteedRef { try callStepCallbacks($0.before, model, transition) }
       if announces && !selected.terminates {
         announce(isExternal ? .exit : .internalTransition, from, event: event, payload: payload, model)
       }
@@ -112,9 +113,15 @@ extension StateMachineDefinition {
     do {
       if isExternal {
         if announces { announce(.entry, to, event: event, payload: payload, model) }
-        try runEntryActions(of: to, model) { transition }
+        // Checked here: the call costs more than the check when the state has no entry actions.
+        if !compiled.entryActions[Int(to)].isEmpty { try runEntryActions(of: to, model) { transition } }
       }
-      try runAfterCallbacks(event, model, extras) { transition }
+      // Without a store step, the boxed callbacks; in one, they are held back (P5).
+      if extras?.storeRecorder == nil {
+        try callbacks._withUnsafeGuaranteedRef { try callStepCallbacks($0.after, model, transition) }
+      } else {
+        try runAfterCallbacks(event, model, extras) { transition }
+      }
     } catch {
       failure = error
     }

@@ -32,6 +32,7 @@ extension StateMachineDefinition {
         return true
       }
       if slot == .none { return false }
+      return fireWithoutLock(slot, event.index, model)
     }
     return fireOutOfLine(event, model, modelChecked: modelChecked)
   }
@@ -45,8 +46,19 @@ extension StateMachineDefinition {
     return fastSlot(event, model._$stateMachineStorage.stateIndex)
   }
 
-  /// What the inlined part of ``fire(_:on:)`` leaves: an ID or object of another definition, an
-  /// object with a lock, the light tier and the full step. One path for objects with and without
+  /// The light tier or the full step of `slot`, read by the inlined part of ``fire(_:on:)`` for
+  /// an object without a lock: what that part checked (the ID, the flags) is not checked again,
+  /// and the call passes three words.
+  @inlinable @inline(never)
+  func fireWithoutLock(_ slot: TransitionSlot, _ event: Int32, _ model: Model) -> Bool {
+    guard slot.isLight else { return fireFully(event, model) }
+    let (light, soleAfterCallback) = beginLight(slot, model)
+    return finishLight(light, soleAfterCallback, event, model)
+  }
+
+  /// What the inlined part of ``fire(_:on:)`` leaves besides ``fireWithoutLock(_:_:_:)``: an ID or
+  /// object of another definition (not for generated members, see ``accepts(_:on:modelChecked:)``),
+  /// an object with a lock, and one whose flags or state hooks send it to the full step. One path for objects with and without
   /// a lock: the storage is read and written under the lock if there is one, and the callbacks
   /// of the light tier run outside it, under the busy mark.
   @inlinable @inline(never)
@@ -56,7 +68,7 @@ extension StateMachineDefinition {
     lock?.lock()
     guard let slot = tierSlot(event, model) else {
       lock?.unlock()
-      return fireFully(event, model)
+      return fireFully(event.index, model)
     }
     if slot.isFast {
       model._$stateMachineStorage.stateIndex = slot.fastTarget
@@ -64,30 +76,49 @@ extension StateMachineDefinition {
       return true
     }
     if slot.isLight {
-      let light = compiled.lightTransitions[slot.lightIndex]
-      model._$stateMachineStorage.isBusy = true
-      // The commonest light transition, one `after` callback, writes its state right here, under
-      // the lock taken already: the light tier is only taken by objects whose state hooks run no
-      // code (``StateMachineObject/_$stateMachineHasStateHooks``).
-      let soleAfterCallback = light._withUnsafeGuaranteedRef { $0.soleAfterCallback }
-      if soleAfterCallback != nil {
-        model._$stateMachineStorage.stateIndex = light._withUnsafeGuaranteedRef { $0.target }
-      }
+      let (light, soleAfterCallback) = beginLight(slot, model)
       lock?.unlock()
       if let lock { ThreadSteps.push(lock) }
-      let happened: Bool
-      if let soleAfterCallback {
-        // An error does not undo the transition.
-        try? soleAfterCallback._withUnsafeGuaranteedRef { try $0.body(model) }
-        happened = true
-      } else {
-        happened = fireLight(light, model)
-      }
-      _ = endRun(model, event: event.index)
-      return happened
+      return finishLight(light, soleAfterCallback, event.index, model)
     }
     lock?.unlock()
-    return slot == .none ? false : fireFully(event, model)
+    return slot == .none ? false : fireFully(event.index, model)
+  }
+
+  /// Takes the machine for the light transition of `slot`, where this thread may write the
+  /// storage (no lock, or under it): sets the busy mark and, for the commonest light transition,
+  /// one `after` callback, writes the state right away (the light tier is only taken by objects
+  /// whose state hooks run no code, ``StateMachineObject/_$stateMachineHasStateHooks``). Returns
+  /// the transition and that callback, if it is one.
+  @inlinable @inline(__always)
+  func beginLight(
+    _ slot: TransitionSlot, _ model: Model
+  ) -> (Unmanaged<LightTransition<Model>>, soleAfterCallback: Unmanaged<PlainCallbackBox<Model>>?) {
+    let light = compiled.lightTransitions[slot.lightIndex]
+    model._$stateMachineStorage.isBusy = true
+    let soleAfterCallback = light._withUnsafeGuaranteedRef { $0.soleAfterCallback }
+    if soleAfterCallback != nil {
+      model._$stateMachineStorage.stateIndex = light._withUnsafeGuaranteedRef { $0.target }
+    }
+    return (light, soleAfterCallback)
+  }
+
+  /// Runs a light transition begun by ``beginLight(_:_:)``, outside the lock, and ends the run.
+  @inlinable @inline(__always)
+  func finishLight(
+    _ light: Unmanaged<LightTransition<Model>>, _ soleAfterCallback: Unmanaged<PlainCallbackBox<Model>>?,
+    _ event: Int32, _ model: Model
+  ) -> Bool {
+    let happened: Bool
+    if let soleAfterCallback {
+      // An error does not undo the transition.
+      try? soleAfterCallback._withUnsafeGuaranteedRef { try $0.body(model) }
+      happened = true
+    } else {
+      happened = fireLight(light, model)
+    }
+    _ = endRun(model, event: event)
+    return happened
   }
 
   /// Fires `event` on `model` with a payload that callbacks, guards and actions receive.
@@ -132,13 +163,13 @@ extension StateMachineDefinition {
 
   /// Everything the fast tiers do not handle: kept out of line so they stay small.
   @inlinable @inline(never)
-  func fireFully(_ event: StateMachineEventID, _ model: Model) -> Bool {
-    runToCompletion(event.index, nil, model).happened
+  func fireFully(_ event: Int32, _ model: Model) -> Bool {
+    runToCompletion(event, nil, model).happened
   }
 
   /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
   /// state, `after` callbacks (one whose only code is an `after` callback is run by
-  /// ``fireOutOfLine(_:_:modelChecked:)`` itself). A failing or throwing guard, or a throwing
+  /// ``finishLight(_:_:_:_:)`` itself). A failing or throwing guard, or a throwing
   /// `before` callback, changes nothing (the events they fired are dropped too); a throwing
   /// `after` callback skips the rest and the new state stands.
   @inlinable @inline(__always)
