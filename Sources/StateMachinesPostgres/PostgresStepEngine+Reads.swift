@@ -7,8 +7,23 @@ import PostgresNIO
 import StateMachines
 
 extension PostgresStepEngine {
-  /// Runs `body` on a pooled connection, outside any transaction.
+  /// Runs `body` on a pooled connection, outside any transaction; again, on another
+  /// connection, when the pool handed out one the server had already closed (reads repeat safely).
   func read<T: Sendable>(_ key: String, _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T)
+    async throws(StateMachineStoreError) -> T
+  {
+    var attempt = 0
+    while true {
+      do {
+        return try await readOnce(key, body)
+      } catch {
+        guard PostgresStoreFailure.isClosedConnection(error), attempt < Self.deadlockRetries else { throw error }
+        attempt += 1
+      }
+    }
+  }
+
+  private func readOnce<T: Sendable>(_ key: String, _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T)
     async throws(StateMachineStoreError) -> T
   {
     let result: Result<T, StateMachineStoreError>

@@ -118,8 +118,9 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked
 
   /// Runs `body` in one transaction on a pooled connection, then returns its value once
   /// committed; the caller runs the steps' held-back work (P1, P5). A transaction the server
-  /// aborted to break a deadlock runs again, up to ``deadlockRetries`` times. A COMMIT that fails
-  /// on the connection is `.commitOutcomeUnknown(requestID:)` (P6).
+  /// aborted to break a deadlock runs again, up to ``deadlockRetries`` times, and so does one whose
+  /// BEGIN found its pooled connection already closed (nothing ran). A COMMIT that fails on the
+  /// connection is `.commitOutcomeUnknown(requestID:)` (P6).
   func transaction<T: Sendable>(
     key: String, requestID: UUID? = nil,
     _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T
@@ -129,7 +130,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked
       do {
         return try await once(key: key, requestID: requestID, body)
       } catch {
-        guard PostgresStoreFailure.isDeadlock(error), attempt < Self.deadlockRetries else { throw error }
+        let again = PostgresStoreFailure.isDeadlock(error) || PostgresStoreFailure.isClosedAtBegin(error)
+        guard again, attempt < Self.deadlockRetries else { throw error }
         attempt += 1
       }
     }
@@ -146,7 +148,7 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked
         do throws(StateMachineStoreError) {
           try await run(connection, "BEGIN", key: key)
         } catch {
-          return .failure(error)
+          return .failure(PostgresStoreFailure.atBegin(error))
         }
         let value: T
         do throws(StateMachineStoreError) {

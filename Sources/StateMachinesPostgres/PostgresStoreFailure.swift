@@ -16,10 +16,14 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
   /// The error postgres-nio threw, if any.
   public let underlying: (any Error)?
 
-  init(_ description: String, sqlState: String? = nil, underlying: (any Error)? = nil) {
+  /// Whether the transaction's BEGIN failed on a closed connection: nothing ran, a retry is safe.
+  let closedAtBegin: Bool
+
+  init(_ description: String, sqlState: String? = nil, underlying: (any Error)? = nil, closedAtBegin: Bool = false) {
     self.description = description
     self.sqlState = sqlState
     self.underlying = underlying
+    self.closedAtBegin = closedAtBegin
   }
 
   /// SQLSTATE of `lock_not_available`: a `FOR UPDATE NOWAIT` found the row locked.
@@ -41,7 +45,32 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
   /// its outcome is unknown (P6).
   static func isConnectionLoss(_ error: any Error) -> Bool {
     guard let error = error as? PSQLError else { return true }
-    return error.serverInfo == nil
+    guard error.code == .server, let info = error.serverInfo else { return true }
+    // A FATAL error ends the session (an idle-in-transaction timeout, an administrator's
+    // termination); class 08 is a connection exception.
+    let severity = info[.severity] ?? info[.localizedSeverity]
+    return severity == "FATAL" || severity == "PANIC" || info[.sqlState]?.hasPrefix("08") == true
+  }
+
+  /// Whether `error` came from a connection that was already closed (the pool can hand out a
+  /// connection the server ended before the pool noticed): the statement never ran.
+  static func isClosedConnection(_ error: StateMachineStoreError) -> Bool {
+    guard case .database(let failure as PostgresStoreFailure) = error, let underlying = failure.underlying as? PSQLError
+    else { return false }
+    return underlying.code == .serverClosedConnection || underlying.code == .clientClosedConnection
+  }
+
+  /// `error` of a BEGIN, marked when it found the connection closed.
+  static func atBegin(_ error: StateMachineStoreError) -> StateMachineStoreError {
+    guard isClosedConnection(error), case .database(let failure as PostgresStoreFailure) = error else { return error }
+    return .database(
+      PostgresStoreFailure(failure.description, sqlState: failure.sqlState, underlying: failure.underlying, closedAtBegin: true))
+  }
+
+  /// Whether a transaction failed at its BEGIN on a closed connection.
+  static func isClosedAtBegin(_ error: StateMachineStoreError) -> Bool {
+    guard case .database(let failure as PostgresStoreFailure) = error else { return false }
+    return failure.closedAtBegin
   }
 
   /// Whether `error` is a deadlock the server broke by aborting this transaction.

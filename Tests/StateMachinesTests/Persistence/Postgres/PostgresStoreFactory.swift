@@ -113,7 +113,12 @@ final class PostgresTestDatabase: Sendable {
 
   /// Runs `sql` on the test schema.
   func execute(_ sql: String) async throws {
-    try await client.query(PostgresQuery(unsafeSQL: sql), logger: PostgresStepLogger.logger)
+    do {
+      try await client.query(PostgresQuery(unsafeSQL: sql), logger: PostgresStepLogger.logger)
+    } catch {
+      // postgres-nio's description hides the server's message.
+      throw PostgresTestFailure("\(sql): \(String(reflecting: error))")
+    }
   }
 
   /// Creates the schema, the library's tables and `Record`'s table, when missing.
