@@ -14,15 +14,19 @@ let package = Package(
     // The SQLite store (PERSISTENCE.md §10): built on GRDB, which is fetched only with the trait.
     .library(name: "StateMachinesSQLite", targets: ["StateMachinesSQLite"]),
     .executable(name: "Orders", targets: ["Orders"]),
+    // The PostgreSQL store (issue 20, PERSISTENCE.md §2–§9): on postgres-nio, fetched only with the trait.
+    .library(name: "StateMachinesPostgres", targets: ["StateMachinesPostgres"]),
   ],
   // Store adapters are off by default, so that `swift build` fetches nothing but swift-syntax.
   traits: [
     .trait(name: "SQLite", description: "The SQLite store, StateMachinesSQLite, on GRDB."),
+    .trait(name: "PostgreSQL", description: "The PostgreSQL store, StateMachinesPostgres, on postgres-nio."),
     .default(enabledTraits: []),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .macro(
@@ -54,6 +58,14 @@ let package = Package(
       name: "StateMachinesSQLite",
       dependencies: ["StateMachines", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"]))]
     ),
+    // Every file is `#if PostgreSQL`: without the trait the target is empty and postgres-nio is not fetched.
+    .target(
+      name: "StateMachinesPostgres",
+      dependencies: [
+        "StateMachines",
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+      ]
+    ),
     .executableTarget(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
@@ -83,6 +95,8 @@ let package = Package(
         "StateMachines", "NameModelFixture",
         .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+        .target(name: "StateMachinesPostgres", condition: .when(traits: ["PostgreSQL"])),
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]),
     .testTarget(name: "StateMachinesSCXMLTests", dependencies: ["StateMachinesSCXML"]),
     .testTarget(name: "StateMachinesNamesTests", dependencies: ["StateMachinesNames"]),

@@ -1,6 +1,7 @@
 // The conformance suite against every store this build has: the in-memory reference always, the
-// SQLite store with the trait `SQLite` (a real database file per test). Each check runs once per
-// store, as a test case of its own; `.ci/run` checks the number of cases.
+// SQLite store with the trait `SQLite` (a real database file per test), the PostgreSQL store with
+// the trait `PostgreSQL` when STATEMACHINES_PG_URL names a server (a schema per test). Each check
+// runs once per store, as a test case of its own; `.ci/run` checks the number of cases per store.
 
 import Foundation
 import Testing
@@ -9,12 +10,16 @@ import Testing
 enum StoreKind: String, Sendable, CustomTestStringConvertible {
   case inMemory = "in memory"
   case sqlite = "SQLite"
+  case postgres = "PostgreSQL"
 
   /// Every store compiled in.
   static var enabled: [StoreKind] {
     var kinds: [StoreKind] = [.inMemory]
     #if SQLite
       kinds.append(.sqlite)
+    #endif
+    #if PostgreSQL
+      if postgresTestURL != nil { kinds.append(.postgres) }
     #endif
     return kinds
   }
@@ -30,6 +35,12 @@ enum StoreKind: String, Sendable, CustomTestStringConvertible {
         return StoreConformance(factory: SQLiteStoreFactory())
       #else
         fatalError("the SQLite store is not compiled in")
+      #endif
+    case .postgres:
+      #if PostgreSQL
+        return StoreConformance(factory: PostgresStoreFactory())
+      #else
+        fatalError("the PostgreSQL store is not compiled in")
       #endif
     }
   }

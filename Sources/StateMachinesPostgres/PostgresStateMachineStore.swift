@@ -1,0 +1,135 @@
+// The PostgreSQL store of `@StateMachine` record classes: rows in the application's own table,
+// whose machine columns the store owns (PERSISTENCE.md §4.2), shared by any number of
+// application servers.
+
+#if PostgreSQL
+import Foundation
+import Logging
+import PostgresNIO
+import StateMachines
+
+/// A `StateMachineStore` on PostgreSQL, through postgres-nio: many processes on one table.
+///
+/// The objects are ``PostgresStateMachineRecord`` classes kept in the application's own table,
+/// which has the machine columns (``PostgresStateMachineTables/addMachineColumns(to:on:logger:)``);
+/// the library's tables are created by ``PostgresStateMachineTables/create(on:logger:)``. The
+/// `PostgresClient` must be running (`client.run()`, or as a ServiceLifecycle service).
+///
+/// A fire by id is one transaction that locks the row with `SELECT … FOR UPDATE`, so it
+/// evaluates its event against the row as the last writer committed it (P1, P3); a fire on an
+/// object writes by compare-and-set on its version (P4). Scheduler passes in any number of
+/// processes fire each due deadline exactly once, without waiting on each other (P10). By
+/// default deadlines are dated by the database's `now()`, one clock for every server (P15).
+///
+/// ```swift
+/// let orders = PostgresStateMachineStore<Order>(client)
+/// try await orders.insert(Order(id: 42))
+/// try await orders.fire("pay", on: 42)
+/// ```
+public final class PostgresStateMachineStore<Model>: StateMachineStore, @unchecked Sendable
+where Model: PostgresStateMachineRecord {
+  let engine: PostgresStepEngine<Model>
+
+  /// A store of `Model`'s rows in `table` (by default the record's table), named `machine` in
+  /// the library's tables (by default the table's name), with deadlines on `clock` (by default
+  /// the database's).
+  public init(
+    _ client: PostgresClient, definition: StateMachineDefinition<Model> = Model.stateMachine,
+    table: String = Model.postgresTableName, machine: String? = nil, clock: StoreClock = .database,
+    configuration: StoreConfiguration<Model> = .init(), logger: Logger = PostgresStepLogger.logger
+  ) {
+    engine = PostgresStepEngine(
+      client: client, definition: definition,
+      table: PostgresMachineTable(name: table, idColumn: Model.postgresIDColumn, machine: machine ?? table, isShared: false),
+      mapping: .record, clock: clock, configuration: configuration, logger: logger)
+  }
+
+  /// Registers the handler of an outbox topic (P16): it gets each message at least once, so it
+  /// must be idempotent (use the message's id).
+  public func handle(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void) {
+    engine.handle(topic, handler)
+  }
+
+  /// Calls `hook` at each crash point of every transaction (PERSISTENCE.md §9 kills the process there).
+  @_spi(Testing) public func onCrashPoint(_ hook: @escaping @Sendable (PostgresStoreCrashPoint) -> Void) {
+    engine.lock.withLock { engine.crashHook = hook }
+  }
+
+  public func insert(_ model: Model) async throws(StateMachineStoreError) {
+    try await engine.insert(model, key: model.storeID.description)
+  }
+
+  public func load(_ id: Model.StoreID) async throws(StateMachineStoreError) -> Model? {
+    try await engine.load(id.description)
+  }
+
+  public func fire(_ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)?, options: FireOptions)
+    async throws(StateMachineStoreError) -> Fired<Model>
+  {
+    try await engine.fire(event, key: id.description, payload: payload, options: options, object: nil)
+  }
+
+  public func fire(_ event: String, on model: Model, payload: (any Encodable & Sendable)?, options: FireOptions)
+    async throws(StateMachineStoreError) -> Fired<Model>
+  {
+    try await engine.fire(event, key: model.storeID.description, payload: payload, options: options, object: model)
+  }
+
+  public func restore(_ id: Model.StoreID, to state: String, reason: String) async throws(StateMachineStoreError) {
+    try await engine.restore(id.description, to: state)
+  }
+
+  public func post(_ event: String, to id: Model.StoreID, after delay: Duration) async throws(StateMachineStoreError) {
+    try await engine.post(event, to: id.description, after: delay)
+  }
+
+  public func ids(in state: String, after: Model.StoreID?, limit: Int) async throws(StateMachineStoreError)
+    -> [Model.StoreID]
+  {
+    try await engine.ids(in: state, after: after?.description, limit: limit).compactMap(Model.StoreID.init)
+  }
+
+  public func count(in state: String) async throws(StateMachineStoreError) -> Int {
+    try await engine.count(in: state)
+  }
+
+  public func fireDueTimeouts(limit: Int) async throws(StateMachineStoreError) -> Int {
+    try await engine.fireDueTimeouts(limit: limit)
+  }
+
+  public func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int {
+    try await engine.deliverOutbox(limit: limit)
+  }
+
+  public func history(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredTransition] {
+    try await engine.history(of: id.description)
+  }
+
+  public func deadlines(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredDeadline] {
+    try await engine.deadlines(of: id.description)
+  }
+
+  public func verify() async throws(StateMachineStoreError) -> StoreReport {
+    try await engine.verify()
+  }
+
+  /// Moves every row stored in `old`, a state the definition may no longer have, to `new`
+  /// (P12): no callback runs, each row gets a history row with cause
+  /// `StoredTransition.Cause.migration`, and its state deadlines are replaced by those of the
+  /// new configuration. One transaction: all rows move, or none. Returns how many moved.
+  @discardableResult
+  public func migrate(from old: String, to new: String) async throws(StateMachineStoreError) -> Int {
+    try await engine.migrate(from: old, to: new)
+  }
+
+  /// The committed machine columns of a row.
+  public func storedState(of id: Model.StoreID) async throws(StateMachineStoreError) -> StoredMachineState? {
+    try await engine.storedState(id.description)
+  }
+
+  /// The messages not delivered yet, parked ones included.
+  public func pendingMessages() async throws(StateMachineStoreError) -> [OutboxMessage] {
+    try await engine.pendingMessages().map(\.message)
+  }
+}
+#endif

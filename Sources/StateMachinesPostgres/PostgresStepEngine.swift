@@ -1,0 +1,271 @@
+// The transaction path of the PostgreSQL store (PERSISTENCE.md §6): one transaction per step on
+// one pooled connection; a fire by id locks its row with `SELECT … FOR UPDATE` and evaluates its
+// event against the row as the previous writer committed it (P3); every write is a
+// compare-and-set on the version with `RETURNING` (P4); history, deadline and outbox rows go in
+// the same transaction (P1, P8, P16), and the held-back callbacks run after COMMIT (P5).
+
+#if PostgreSQL
+import Foundation
+import Logging
+import PostgresNIO
+import StateMachines
+
+/// A point of a store transaction where a test may kill the process (PERSISTENCE.md §9).
+@_spi(Testing) public enum PostgresStoreCrashPoint: String, Sendable, CaseIterable {
+  /// The row lock is held, nothing is written.
+  case afterLock
+  /// The row and the step's rows are written, not committed.
+  case afterWrite
+  /// Just before COMMIT.
+  case beforeCommit
+  /// Committed; the `after` callbacks have not run.
+  case afterCommit
+}
+
+/// The steps of one PostgreSQL store: reads, the transaction and its writes.
+final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked Sendable {
+  let client: PostgresClient
+  let definition: StateMachineDefinition<Model>
+  let table: PostgresMachineTable
+  let mapping: PostgresRowMapping<Model>
+  let clock: StoreClock
+  let configuration: StoreConfiguration<Model>
+  let logger: Logger
+  let lock = NSLock()
+  var handlers: [String: @Sendable (OutboxMessage) async throws -> Void] = [:]
+  var crashHook: (@Sendable (PostgresStoreCrashPoint) -> Void)?
+  /// The SQL type of the id column, read from the catalog on first use.
+  private var cachedIDType: String?
+
+  /// How often a transaction the server aborted to break a deadlock is run again.
+  static var deadlockRetries: Int { 3 }
+
+  init(
+    client: PostgresClient, definition: StateMachineDefinition<Model>, table: PostgresMachineTable,
+    mapping: PostgresRowMapping<Model>, clock: StoreClock, configuration: StoreConfiguration<Model>, logger: Logger
+  ) {
+    self.client = client
+    self.definition = definition
+    self.table = table
+    self.mapping = mapping
+    self.clock = clock
+    self.configuration = configuration
+    self.logger = logger
+  }
+
+  /// A step that was written, with its work for after the commit.
+  struct Written: Sendable {
+    let step: StoreStep?
+    let fired: Fired<Model>
+  }
+
+  func crashPoint(_ point: PostgresStoreCrashPoint) {
+    lock.withLock { crashHook }?(point)
+  }
+
+  // MARK: Statements
+
+  /// Runs a statement on `connection` and returns its rows.
+  @discardableResult
+  func run(_ connection: PostgresConnection, _ statement: PostgresStatement, key: String) async throws(StateMachineStoreError)
+    -> [PostgresRow]
+  {
+    try await PostgresStoreFailure.database(key) {
+      try await connection.query(statement.query, logger: logger).collect()
+    }
+  }
+
+  /// Runs a statement without binds.
+  @discardableResult
+  func run(_ connection: PostgresConnection, _ sql: String, key: String) async throws(StateMachineStoreError)
+    -> [PostgresRow]
+  {
+    try await run(connection, PostgresStatement(sql), key: key)
+  }
+
+  /// The store clock's current time as SQL: the database's `now()` (P15), or a bound timestamp.
+  func now(_ statement: inout PostgresStatement) -> String {
+    if case .database = clock { return "now()" }
+    return statement.bind(clock.now)
+  }
+
+  /// `base` plus `duration`, as SQL.
+  func plus(_ base: String, _ duration: Duration, _ statement: inout PostgresStatement) -> String {
+    "(\(base) + \(statement.bind(duration.storeSeconds)) * interval '1 second')"
+  }
+
+  /// The SQL type of the id column (for the text key's cast), from the catalog.
+  func idType(_ connection: PostgresConnection) async throws(StateMachineStoreError) -> String {
+    if table.isShared { return "text" }
+    if let cached = lock.withLock({ cachedIDType }) { return cached }
+    var statement = PostgresStatement()
+    statement.sql = """
+      SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+       WHERE a.attrelid = to_regclass(\(statement.bind(table.quotedName))) AND a.attname = \(statement.bind(table.idColumn))
+         AND NOT a.attisdropped
+      """
+    let rows = try await run(connection, statement, key: "")
+    guard let type = try rows.first.map({ row throws(StateMachineStoreError) in
+      try PostgresStoreFailure.sync("") { try row.decode(String.self) }
+    }) else {
+      throw .database(PostgresStoreFailure("no column \(table.idColumn) in table \(table.name)"))
+    }
+    lock.withLock { cachedIDType = type }
+    return type
+  }
+
+  // MARK: Transactions
+
+  /// Runs `body` in one transaction on a pooled connection, then returns its value once
+  /// committed; the caller runs the steps' held-back work (P1, P5). A transaction the server
+  /// aborted to break a deadlock runs again, up to ``deadlockRetries`` times, and so does one whose
+  /// BEGIN found its pooled connection already closed (nothing ran). A COMMIT that fails on the
+  /// connection is `.commitOutcomeUnknown(requestID:)` (P6).
+  func transaction<T: Sendable>(
+    key: String, requestID: UUID? = nil,
+    _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T
+  ) async throws(StateMachineStoreError) -> T {
+    var attempt = 0
+    while true {
+      do {
+        return try await once(key: key, requestID: requestID, body)
+      } catch {
+        let again = PostgresStoreFailure.isDeadlock(error) || PostgresStoreFailure.isClosedAtBegin(error)
+        guard again, attempt < Self.deadlockRetries else { throw error }
+        attempt += 1
+      }
+    }
+  }
+
+  /// BEGIN, `body`, COMMIT on one pooled connection; ROLLBACK when `body` throws. `body` runs
+  /// in `withConnection`'s closure itself, in the caller's isolation.
+  private func once<T: Sendable>(
+    key: String, requestID: UUID?, _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T
+  ) async throws(StateMachineStoreError) -> T {
+    let result: Result<T, StateMachineStoreError>
+    do {
+      result = try await client.withConnection { connection in
+        do throws(StateMachineStoreError) {
+          try await run(connection, "BEGIN", key: key)
+        } catch {
+          return .failure(PostgresStoreFailure.atBegin(error))
+        }
+        let value: T
+        do throws(StateMachineStoreError) {
+          value = try await body(connection)
+        } catch {
+          _ = try? await connection.query("ROLLBACK", logger: logger)
+          return .failure(error)
+        }
+        return await commit(connection, key: key, requestID: requestID).map { value }
+      }
+    } catch {
+      throw PostgresStoreFailure.map(error, key: key)
+    }
+    return try result.get()
+  }
+
+  /// COMMIT. One that fails on the connection has an unknown outcome (P6); one the server
+  /// refused rolled back.
+  private func commit(_ connection: PostgresConnection, key: String, requestID: UUID?) async
+    -> Result<Void, StateMachineStoreError>
+  {
+    crashPoint(.beforeCommit)
+    do {
+      try await connection.query("COMMIT", logger: logger)
+    } catch {
+      if PostgresStoreFailure.isConnectionLoss(error) {
+        return .failure(.commitOutcomeUnknown(requestID: requestID, underlying: error))
+      }
+      _ = try? await connection.query("ROLLBACK", logger: logger)
+      return .failure(PostgresStoreFailure.map(error, key: key))
+    }
+    crashPoint(.afterCommit)
+    return .success(())
+  }
+
+  // MARK: Reads inside a transaction
+
+  /// The row with `key`, locked for the transaction (`FOR UPDATE`, or `FOR UPDATE NOWAIT`:
+  /// a row another transaction holds is then `.locked`, P3), or `nil`.
+  func lockRow(_ connection: PostgresConnection, _ key: String, noWait: Bool = false) async throws(StateMachineStoreError)
+    -> PostgresRow?
+  {
+    let idType = try await idType(connection)
+    var statement = PostgresStatement()
+    let filter = table.row(key, idType: idType, &statement)
+    statement.sql = "SELECT \(table.selectList(mapping.columns)) FROM \(table.quotedName) WHERE \(filter) FOR UPDATE"
+    if noWait { statement.sql += " NOWAIT" }
+    let row = try await run(connection, statement, key: key).first
+    crashPoint(.afterLock)
+    return row
+  }
+
+  /// A fresh object from a row: its own columns, then its machine columns (P12).
+  func fresh(_ row: PostgresRow, _ key: String) throws(StateMachineStoreError) -> Model {
+    let offset = mapping.columns.count
+    let (model, machine) = try PostgresStoreFailure.sync(key) {
+      (try mapping.decode(row), try PostgresMachineTable.machineState(row, offset: offset))
+    }
+    try definition.load(machine, into: model, id: key)
+    return model
+  }
+
+  /// The machine columns of a row.
+  func machineState(_ row: PostgresRow, _ key: String) throws(StateMachineStoreError) -> StoredMachineState {
+    let offset = mapping.columns.count
+    return try PostgresStoreFailure.sync(key) { try PostgresMachineTable.machineState(row, offset: offset) }
+  }
+
+  /// The machine columns of the committed row with `key`, for a conflict's report.
+  func current(_ connection: PostgresConnection, _ key: String) async throws(StateMachineStoreError)
+    -> StoredMachineState?
+  {
+    let idType = try await idType(connection)
+    var statement = PostgresStatement()
+    let filter = table.row(key, idType: idType, &statement)
+    statement.sql = "SELECT \(table.selectList([])) FROM \(table.quotedName) WHERE \(filter)"
+    guard let row = try await run(connection, statement, key: key).first else { return nil }
+    return try PostgresStoreFailure.sync(key) { try PostgresMachineTable.machineState(row, offset: 0) }
+  }
+
+  /// A copy of an object the caller holds, so that the store never changes it: its own columns
+  /// go through the server and back (`SELECT $1 AS …`), then through the record's own decoding.
+  func copy(_ model: Model, _ key: String) async throws(StateMachineStoreError) -> Model {
+    var statement = PostgresStatement(binds: try PostgresStoreFailure.sync(key) { try mapping.bindings(model) })
+    statement.sql =
+      "SELECT "
+      + mapping.columns.enumerated().map { "$\($0.offset + 1) AS \($0.element.quotedIdentifier)" }.joined(separator: ", ")
+    let rows = try await PostgresStoreFailure.database(key) {
+      try await client.query(statement.query, logger: logger).collect()
+    }
+    guard let row = rows.first else { throw .database(PostgresStoreFailure("no copy of row \(key)")) }
+    return try PostgresStoreFailure.sync(key) { try mapping.decode(row) }
+  }
+
+  // MARK: Inserting
+
+  /// Inserts a new row in the initial configuration at version 0, with its deadlines (P8).
+  func insert(_ model: Model, key: String) async throws(StateMachineStoreError) {
+    let fresh = try await copy(model, key)
+    let step = try definition.storeStart(on: fresh)
+    let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(fresh) }
+    try await transaction(key: key) { connection throws(StateMachineStoreError) in
+      var statement = PostgresStatement(binds: binds)
+      var names = mapping.columns.map(\.quotedIdentifier)
+      var values = (0..<mapping.columns.count).map { "$\($0 + 1)" }
+      if table.isShared {
+        names += ["machine", "entity_id"]
+        values += [statement.bind(table.machine), statement.bind(key)]
+      }
+      names += ["state", "sm_version", "sm_terminated", "sm_history"]
+      values += try PostgresStoreFailure.sync(key) { try PostgresMachineTable.bind(step.after, &statement) }
+      statement.sql =
+        "INSERT INTO \(table.quotedName) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+      try await run(connection, statement, key: key)
+      try await arm(connection, step, key)
+    }
+    step.committed()
+  }
+}
+#endif

@@ -1,0 +1,100 @@
+// PostgreSQL's errors as the store's typed errors: a row locked under `NOWAIT` is `.locked`
+// (P3), a deadlock is retried (PERSISTENCE.md §3, isolation), a COMMIT that fails on the
+// connection is `.commitOutcomeUnknown` (P6), anything else the database's own failure.
+
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+import StateMachines
+
+/// A failure of the PostgreSQL store: the server's SQLSTATE and message, when the server sent one.
+public struct PostgresStoreFailure: Error, CustomStringConvertible {
+  /// The SQLSTATE code (`40P01` for a deadlock, …), when the server reported the error.
+  public let sqlState: String?
+  /// What went wrong.
+  public let description: String
+  /// The error postgres-nio threw, if any.
+  public let underlying: (any Error)?
+
+  /// Whether the transaction's BEGIN failed on a closed connection: nothing ran, a retry is safe.
+  let closedAtBegin: Bool
+
+  init(_ description: String, sqlState: String? = nil, underlying: (any Error)? = nil, closedAtBegin: Bool = false) {
+    self.description = description
+    self.sqlState = sqlState
+    self.underlying = underlying
+    self.closedAtBegin = closedAtBegin
+  }
+
+  /// SQLSTATE of `lock_not_available`: a `FOR UPDATE NOWAIT` found the row locked.
+  static let lockNotAvailable = "55P03"
+  /// SQLSTATE of `deadlock_detected`.
+  static let deadlockDetected = "40P01"
+
+  /// `error` as a store error about the row with `key`.
+  static func map(_ error: any Error, key: String) -> StateMachineStoreError {
+    if let error = error as? StateMachineStoreError { return error }
+    guard let error = error as? PSQLError else { return .database(error) }
+    let state = error.serverInfo?[.sqlState]
+    if state == lockNotAvailable { return .locked(id: key) }
+    let message = error.serverInfo?[.message].map { "\($0) (SQLSTATE \(state ?? "?"))" } ?? "\(error.code)"
+    return .database(PostgresStoreFailure(message, sqlState: state, underlying: error))
+  }
+
+  /// Whether `error` lost the connection rather than being refused by the server: after a COMMIT,
+  /// its outcome is unknown (P6).
+  static func isConnectionLoss(_ error: any Error) -> Bool {
+    guard let error = error as? PSQLError else { return true }
+    guard error.code == .server, let info = error.serverInfo else { return true }
+    // A FATAL error ends the session (an idle-in-transaction timeout, an administrator's
+    // termination); class 08 is a connection exception.
+    let severity = info[.severity] ?? info[.localizedSeverity]
+    return severity == "FATAL" || severity == "PANIC" || info[.sqlState]?.hasPrefix("08") == true
+  }
+
+  /// Whether `error` came from a connection that was already closed (the pool can hand out a
+  /// connection the server ended before the pool noticed): the statement never ran.
+  static func isClosedConnection(_ error: StateMachineStoreError) -> Bool {
+    guard case .database(let failure as PostgresStoreFailure) = error, let underlying = failure.underlying as? PSQLError
+    else { return false }
+    return underlying.code == .serverClosedConnection || underlying.code == .clientClosedConnection
+  }
+
+  /// `error` of a BEGIN, marked when it found the connection closed.
+  static func atBegin(_ error: StateMachineStoreError) -> StateMachineStoreError {
+    guard isClosedConnection(error), case .database(let failure as PostgresStoreFailure) = error else { return error }
+    return .database(
+      PostgresStoreFailure(failure.description, sqlState: failure.sqlState, underlying: failure.underlying, closedAtBegin: true))
+  }
+
+  /// Whether a transaction failed at its BEGIN on a closed connection.
+  static func isClosedAtBegin(_ error: StateMachineStoreError) -> Bool {
+    guard case .database(let failure as PostgresStoreFailure) = error else { return false }
+    return failure.closedAtBegin
+  }
+
+  /// Whether `error` is a deadlock the server broke by aborting this transaction.
+  static func isDeadlock(_ error: StateMachineStoreError) -> Bool {
+    guard case .database(let failure as PostgresStoreFailure) = error else { return false }
+    return failure.sqlState == deadlockDetected
+  }
+
+  /// Runs `body`, mapping what it throws.
+  static func database<T>(_ key: String, _ body: () async throws -> T) async throws(StateMachineStoreError) -> T {
+    do {
+      return try await body()
+    } catch {
+      throw map(error, key: key)
+    }
+  }
+
+  /// Runs `body`, mapping what it throws (for the synchronous parts: decoding, encoding).
+  static func sync<T>(_ key: String, _ body: () throws -> T) throws(StateMachineStoreError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw map(error, key: key)
+    }
+  }
+}
+#endif

@@ -1,0 +1,199 @@
+// The conformance suite's PostgreSQL stores: a real server (STATEMACHINES_PG_URL, started by
+// .ci/run, PERSISTENCE.md §9), a schema of its own per test, one table per persisted class,
+// created as an application would.
+
+#if PostgreSQL
+import Foundation
+import Logging
+import PostgresNIO
+@_spi(Testing) import StateMachines
+@_spi(Testing) import StateMachinesPostgres
+
+/// The server the PostgreSQL tests run against, or `nil` when none is configured.
+let postgresTestURL = ProcessInfo.processInfo.environment["STATEMACHINES_PG_URL"]
+
+/// A persisted test class as a PostgreSQL record, with the table an application would create for it.
+protocol PostgresTestRecord: PostgresStateMachineRecord, Codable {
+  /// The class's own columns (the id first), as SQL column definitions.
+  static var columnDefinitions: String { get }
+}
+
+extension StoreOrder: PostgresTestRecord {
+  static let postgresTableName = "store_orders"
+  static let postgresColumns = ["id", "shippable", "payments", "failOnEntry"]
+  static let columnDefinitions =
+    #"id bigint PRIMARY KEY, shippable boolean NOT NULL, payments bigint NOT NULL, "failOnEntry" boolean NOT NULL"#
+
+  convenience init(postgresRow row: PostgresRow) throws {
+    let (id, shippable, payments, failOnEntry) = try row.decode((Int, Bool, Int, Bool).self)
+    self.init(id: id)
+    self.shippable = shippable
+    self.payments = payments
+    self.failOnEntry = failOnEntry
+  }
+
+  func postgresBindings() throws -> PostgresBindings {
+    var binds = PostgresBindings()
+    binds.append(id)
+    binds.append(shippable)
+    binds.append(payments)
+    binds.append(failOnEntry)
+    return binds
+  }
+}
+
+extension StorePlayer: PostgresTestRecord {
+  static let postgresTableName = "store_players"
+  static let postgresColumns = ["id"]
+  static let columnDefinitions = "id bigint PRIMARY KEY"
+  convenience init(postgresRow row: PostgresRow) throws { self.init(id: try row.decode(Int.self)) }
+  func postgresBindings() throws -> PostgresBindings {
+    var binds = PostgresBindings()
+    binds.append(id)
+    return binds
+  }
+}
+
+extension StoreRing: PostgresTestRecord {
+  static let postgresTableName = "store_rings"
+  static let postgresColumns = ["id", "enabled"]
+  static let columnDefinitions = "id bigint PRIMARY KEY, enabled boolean NOT NULL"
+  convenience init(postgresRow row: PostgresRow) throws {
+    let (id, enabled) = try row.decode((Int, Bool).self)
+    self.init(id: id)
+    self.enabled = enabled
+  }
+  func postgresBindings() throws -> PostgresBindings {
+    var binds = PostgresBindings()
+    binds.append(id)
+    binds.append(enabled)
+    return binds
+  }
+}
+
+extension StoreKiosk: PostgresTestRecord {
+  static let postgresTableName = "store_kiosks"
+  static let postgresColumns = ["id"]
+  static let columnDefinitions = "id bigint PRIMARY KEY"
+  convenience init(postgresRow row: PostgresRow) throws { self.init(id: try row.decode(Int.self)) }
+  func postgresBindings() throws -> PostgresBindings {
+    var binds = PostgresBindings()
+    binds.append(id)
+    return binds
+  }
+}
+
+/// A running client on the test server whose connections use one schema of their own; the client
+/// stops when the last reference goes (at the end of the test).
+final class PostgresTestDatabase: Sendable {
+  let client: PostgresClient
+  let schema: String
+  private let running: Task<Void, Never>
+
+  init() {
+    // Without a server the suite is disabled and no connection is ever opened.
+    let url = postgresTestURL ?? "postgres://postgres@127.0.0.1:1/none"
+    guard let components = URLComponents(string: url), let host = components.host else {
+      fatalError("STATEMACHINES_PG_URL is not a postgres:// URL: \(url)")
+    }
+    schema = "sm_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+    var configuration = PostgresClient.Configuration(
+      host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+      password: components.password, database: String(components.path.dropFirst()), tls: .disable)
+    configuration.options.additionalStartupParameters = [("search_path", schema)]
+    configuration.options.maximumConnections = 6
+    let client = PostgresClient(configuration: configuration)
+    self.client = client
+    running = Task { await client.run() }
+  }
+
+  deinit {
+    running.cancel()
+  }
+
+  /// Runs `sql` on the test schema.
+  func execute(_ sql: String) async throws {
+    do {
+      try await client.query(PostgresQuery(unsafeSQL: sql), logger: PostgresStepLogger.logger)
+    } catch {
+      // postgres-nio's description hides the server's message.
+      throw PostgresTestFailure("\(sql): \(String(reflecting: error))")
+    }
+  }
+
+  /// Creates the schema, the library's tables and `Record`'s table, when missing.
+  func prepare<Record: PostgresTestRecord>(_ type: Record.Type) async throws {
+    try await execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+    try await PostgresStateMachineTables.create(on: client)
+    try await execute("CREATE TABLE IF NOT EXISTS \(Record.postgresTableName) (\(Record.columnDefinitions))")
+    try await PostgresStateMachineTables.addMachineColumns(to: Record.postgresTableName, on: client)
+  }
+}
+
+/// Makes PostgreSQL stores for the conformance suite, all in one new schema.
+struct PostgresStoreFactory: StoreFactory {
+  let database = PostgresTestDatabase()
+
+  func makeStore<Model: StoreManagedStateMachine & Codable>(
+    _ type: Model.Type, clock: StoreClock, outbox: [String]
+  ) async throws -> any StateMachineStore<Model> {
+    guard let record = Model.self as? any PostgresTestRecord.Type else {
+      throw PostgresTestFailure("\(Model.self) is not a PostgresTestRecord")
+    }
+    let store: Any = try await open(record, clock: clock, outbox: outbox)
+    return store as! any StateMachineStore<Model>
+  }
+
+  private func open<Record: PostgresTestRecord>(_ type: Record.Type, clock: StoreClock, outbox: [String]) async throws
+    -> Any
+  {
+    try await database.prepare(Record.self)
+    var configuration = StoreConfiguration<Record>()
+    for event in outbox {
+      configuration.outbox(after: event, topic: event) { _, transition in ["from": transition.from, "to": transition.to] }
+    }
+    return PostgresStateMachineStore<Record>(database.client, clock: clock, configuration: configuration)
+  }
+
+  func handle<Model: StoreManagedStateMachine & Codable>(
+    _ store: any StateMachineStore<Model>, topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void
+  ) {
+    (store as? any PostgresHandling)?.register(topic, handler)
+  }
+
+  func overwrite<Model: StoreManagedStateMachine & Codable>(
+    _ store: any StateMachineStore<Model>, id: Model.StoreID, with machine: StoredMachineState
+  ) async throws {
+    guard let record = Model.self as? any PostgresTestRecord.Type else { return }
+    let history = try machine.history.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    var binds = PostgresBindings()
+    binds.append(machine.state)
+    binds.append(machine.version)
+    binds.append(machine.isTerminated)
+    binds.append(history)
+    binds.append(id.description)
+    try await database.client.query(
+      PostgresQuery(
+        unsafeSQL: "UPDATE \(record.postgresTableName) SET state = $1, sm_version = $2, sm_terminated = $3, "
+          + "sm_history = CAST($4 AS jsonb) WHERE CAST(id AS text) = $5",
+        binds: binds),
+      logger: PostgresStepLogger.logger)
+  }
+}
+
+/// Registers outbox handlers on any PostgreSQL store, whatever its class.
+protocol PostgresHandling {
+  func register(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void)
+}
+
+extension PostgresStateMachineStore: PostgresHandling {
+  func register(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void) {
+    handle(topic, handler)
+  }
+}
+
+struct PostgresTestFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+#endif
