@@ -11,8 +11,15 @@ public struct Transition {
   @usableFromInline let eventIndex: Int32
   @usableFromInline let fromIndex: Int32
   @usableFromInline let toIndex: Int32
+  /// The payload, or a ``NoPayload`` for none: a step destroys one `Transition` per event, and
+  /// Swift destroys an optional existential through generic value witnesses (about 40
+  /// instructions), a plain one through its type's.
+  @usableFromInline let storedPayload: any Sendable
+
   /// The value fired with the event (`fire("x", payload:)` or a generated `x(with:)`), if any.
-  public let payload: (any Sendable)?
+  public var payload: (any Sendable)? {
+    type(of: storedPayload) == NoPayload.self ? nil : storedPayload
+  }
 
   /// The event that was fired.
   public var event: String { eventIndex < 0 ? names.event : names.events[Int(eventIndex)] }
@@ -38,7 +45,7 @@ public struct Transition {
     eventIndex = -1
     fromIndex = -1
     toIndex = -1
-    self.payload = payload
+    storedPayload = payload ?? NoPayload()
   }
 
   /// A transition of a flat step: names of the definition's tables, by index (nothing copied).
@@ -48,13 +55,29 @@ public struct Transition {
     eventIndex = event
     fromIndex = from
     toIndex = to
-    self.payload = payload
+    storedPayload = payload ?? NoPayload()
+  }
+
+  /// A transition of a flat step fired without a payload.
+  @inlinable
+  init(_ names: TransitionNames, event: Int32, from: Int32, to: Int32) {
+    self.names = names
+    eventIndex = event
+    fromIndex = from
+    toIndex = to
+    storedPayload = NoPayload()
   }
 
   /// The payload as `T`, or `nil` if there is none or it has another type.
   public func payload<T>(as type: T.Type = T.self) -> T? {
     payload as? T
   }
+}
+
+/// What a ``Transition`` stores for "no payload" (its ``Transition/payload`` is then `nil`).
+@usableFromInline
+struct NoPayload: Sendable {
+  @inlinable init() {}
 }
 
 /// The names a ``Transition`` reads: a definition's state and event tables, shared by all its

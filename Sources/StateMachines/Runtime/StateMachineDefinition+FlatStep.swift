@@ -1,19 +1,20 @@
 // The step of a flat machine: steps 1–9 of SEMANTICS.md, on a machine this thread owns.
 
 extension StateMachineDefinition {
-  /// The first of `candidates` (those of (`from`, `event`)) whose guard passes; `nil` if every
-  /// guard failed or there is none. Throws what a guard throws.
+  /// The index in `compiled.candidates` of the first of `candidates` (those of (`from`, `event`))
+  /// whose guard passes; `nil` if every guard failed or there is none. Throws what a guard throws.
+  /// (An index, not the candidate: a copy of it would retain and release its closures.)
   @inlinable
   func selectCandidate(
     _ event: Int32, from: Int32, in candidates: Range<Int>, payload: (any Sendable)?, _ model: Model
-  ) throws -> CompiledMachine<Model>.FlatCandidate? {
+  ) throws -> Int? {
     for index in candidates {
-      let candidate = compiled.candidates[index]
-      guard let guardBody = candidate.guardBody else { return candidate }
-      let to = candidate.target >= 0 ? candidate.target : from
+      guard let guardBody = compiled.candidates[index].guardBody else { return index }
+      let target = compiled.candidates[index].target
+      let to = target >= 0 ? target : from
       let passed = try guardBody(model) { Transition(transitionNames, event: event, from: from, to: to, payload: payload) }
       trace("guard of '\(eventName(event))' to '\(stateName(to))': \(passed)")
-      if passed { return candidate }
+      if passed { return index }
     }
     return nil
   }
@@ -65,42 +66,44 @@ extension StateMachineDefinition {
     if candidates.isEmpty {
       return rejected(.noTransition(event: eventName(event), state: stateName(from)))
     }
-    let selected: CompiledMachine<Model>.FlatCandidate
+    let selected: Int
     do {
-      guard let candidate = try selectCandidate(event, from: from, in: candidates, payload: payload, model) else {
+      guard let index = try selectCandidate(event, from: from, in: candidates, payload: payload, model) else {
         return rejected(.guardsFailed(event: eventName(event), state: stateName(from)))
       }
-      selected = candidate
+      selected = index
     } catch {
       return failed(eventName(event), transitionHappened: false, error)
     }
-    let to = selected.target >= 0 ? selected.target : from
-    let isExternal = !selected.isInternal
+    let target = compiled.candidates[selected].target
+    let to = target >= 0 ? target : from
+    let isExternal = !compiled.candidates[selected].isInternal
+    let selectedTerminates = compiled.candidates[selected].terminates
     // One Transition for the whole step, handed to every callback as it is: a reference to the
     // definition's names and three indices, so building and passing it copies no string.
     // (Without a payload, a `nil` of its own: copying the optional existential is a generic call.)
     let transition =
       payload == nil
-      ? Transition(transitionNames, event: event, from: from, to: to, payload: nil)
+      ? Transition(transitionNames, event: event, from: from, to: to)
       : Transition(transitionNames, event: event, from: from, to: to, payload: payload)
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
     let announces = announces(model)
     let callbacks = stepCallbacks[Int(event)]
     do {
       try callbacks._withUnsafeGuaranteedRef { try callStepCallbacks($0.before, model, transition) }
-      if announces && !selected.terminates {
+      if announces && !selectedTerminates {
         announce(isExternal ? .exit : .internalTransition, from, event: event, payload: payload, model)
       }
       if isExternal {
         if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(stateName(from))'") }
         for action in compiled.exitActions[Int(from)] { try action(model, transition) }
       }
-      try selected.action?(model, transition)
+      try compiled.candidates[selected].action?(model, transition)
     } catch {
       return failed(eventName(event), transitionHappened: false, error)
     }
     // 6. The state is written; the old state's triggers are disarmed, the new one's armed.
-    let terminates = selected.terminates || compiled.isFinal[Int(to)]
+    let terminates = selectedTerminates || compiled.isFinal[Int(to)]
     write(to, model, terminating: terminates)
     trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName(event))'")
     let extras = locked(model) { model._$stateMachineStorage.extras }

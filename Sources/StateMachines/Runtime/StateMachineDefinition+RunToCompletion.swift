@@ -89,10 +89,16 @@ extension StateMachineDefinition {
   /// One step of `event`, on a machine this thread owns: the engine's step
   /// (``engineStep(_:_:_:)``); when it changed nothing, the events its guards or callbacks
   /// queued are dropped with it.
-  @inlinable
+  @inlinable @inline(__always)
   func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     let queued = locked(model) { model._$stateMachineStorage.queueCount }
-    let outcome = engineStep(event, payload, model)
+    // A flat machine's step directly: the engine's switch is a call of its own.
+    let outcome: StepOutcome
+    if case .flat = compiled.engine {
+      outcome = flatStep(event, payload, model)
+    } else {
+      outcome = engineStep(event, payload, model)
+    }
     // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
     if !outcome.happened { dropOwnQueued(after: queued, model) }
     if case .failed(let error, _) = outcome { recordStoreStepFailure(error, model) }

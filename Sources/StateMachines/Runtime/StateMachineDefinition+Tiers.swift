@@ -24,46 +24,9 @@ extension StateMachineDefinition {
 
   @inlinable @inline(__always)
   func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
-    if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
-      let slot = tierSlot(event, model)
-    {
-      if slot.isFast {
-        model._$stateMachineStorage.stateIndex = slot.fastTarget
-        return true
-      }
-      if slot == .none { return false }
-      return fireWithoutLock(slot, event.index, model)
-    }
-    return fireOutOfLine(event, model, modelChecked: modelChecked)
-  }
-
-  /// The fast-table slot of `event` in `model`'s current state, or `nil` when the object must
-  /// take the full step whatever the slot says (a flag of ``StateMachineStorage/slowPathFlags``,
-  /// or state hooks). Read where this thread may read the storage: no lock, or under it.
-  @inlinable @inline(__always)
-  func tierSlot(_ event: StateMachineEventID, _ model: Model) -> TransitionSlot? {
-    guard model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks else { return nil }
-    return fastSlot(event, model._$stateMachineStorage.stateIndex)
-  }
-
-  /// The light tier or the full step of `slot`, read by the inlined part of ``fire(_:on:)`` for
-  /// an object without a lock: what that part checked (the ID, the flags) is not checked again,
-  /// and the call passes three words.
-  @inlinable @inline(never)
-  func fireWithoutLock(_ slot: TransitionSlot, _ event: Int32, _ model: Model) -> Bool {
-    guard slot.isLight else { return fireFully(event, model) }
-    let (light, soleAfterCallback) = beginLight(slot, model)
-    return finishLight(light, soleAfterCallback, event, model)
-  }
-
-  /// What the inlined part of ``fire(_:on:)`` leaves besides ``fireWithoutLock(_:_:_:)``: an ID or
-  /// object of another definition (not for generated members, see ``accepts(_:on:modelChecked:)``),
-  /// an object with a lock, and one whose flags or state hooks send it to the full step. One path for objects with and without
-  /// a lock: the storage is read and written under the lock if there is one, and the callbacks
-  /// of the light tier run outside it, under the busy mark.
-  @inlinable @inline(never)
-  func fireOutOfLine(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
     guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign(event, model) }
+    // The lock is `nil` or not for every object of a class, so a class without one has no lock
+    // code here, and a `Sendable` one takes the same fast path under its lock.
     let lock = model._$stateMachineLock
     lock?.lock()
     guard let slot = tierSlot(event, model) else {
@@ -75,14 +38,40 @@ extension StateMachineDefinition {
       lock?.unlock()
       return true
     }
-    if slot.isLight {
-      let (light, soleAfterCallback) = beginLight(slot, model)
+    if slot == .none {
       lock?.unlock()
-      if let lock { ThreadSteps.push(lock) }
-      return finishLight(light, soleAfterCallback, event.index, model)
+      return false
     }
-    lock?.unlock()
-    return slot == .none ? false : fireFully(event.index, model)
+    return fireSlot(slot, event.index, model)
+  }
+
+  /// The fast-table slot of `event` in `model`'s current state, or `nil` when the object must
+  /// take the full step whatever the slot says (a flag of ``StateMachineStorage/slowPathFlags``,
+  /// or state hooks). Read where this thread may read the storage: no lock, or under it.
+  @inlinable @inline(__always)
+  func tierSlot(_ event: StateMachineEventID, _ model: Model) -> TransitionSlot? {
+    guard model._$stateMachineStorage.slowPathFlags == 0, !model._$stateMachineHasStateHooks else { return nil }
+    return fastSlot(event, model._$stateMachineStorage.stateIndex)
+  }
+
+  /// The light tier or the full step of `slot`, which the inlined part of ``fire(_:on:)`` read
+  /// under the object's lock, if it has one, and still holds: what that part checked (the ID, the
+  /// flags) is not checked again, and the call passes three words. The callbacks of the light
+  /// tier run outside the lock, under the busy mark.
+  @inlinable @inline(never)
+  func fireSlot(_ slot: TransitionSlot, _ event: Int32, _ model: Model) -> Bool {
+    let lock = model._$stateMachineLock
+    guard slot.isLight else {
+      guard let lock else { return fireIdle(event, model) }
+      lock.unlock()
+      return fireFully(event, model)
+    }
+    let (light, soleAfterCallback) = beginLight(slot, model)
+    if let lock {
+      lock.unlock()
+      ThreadSteps.push(lock)
+    }
+    return finishLight(light, soleAfterCallback, event, model)
   }
 
   /// Takes the machine for the light transition of `slot`, where this thread may write the
@@ -164,7 +153,19 @@ extension StateMachineDefinition {
   /// Everything the fast tiers do not handle: kept out of line so they stay small.
   @inlinable @inline(never)
   func fireFully(_ event: Int32, _ model: Model) -> Bool {
-    runToCompletion(event, nil, model).happened
+    runToCompletion(event, noPayload, model).happened
+  }
+
+  /// ``fireFully(_:_:)`` for an object without a lock whose flags the inlined part of
+  /// ``fire(_:on:)`` found clear: the machine is idle and started, nothing is queued and no store
+  /// step runs, so the run to completion is the step between taking and releasing the busy mark.
+  @inlinable @inline(never)
+  func fireIdle(_ event: Int32, _ model: Model) -> Bool {
+    guard event >= 0, compiled.log == nil else { return fireFully(event, model) }
+    model._$stateMachineStorage.isBusy = true
+    let happened = step(event, noPayload, model).happened
+    _ = endRun(model, event: event)
+    return happened
   }
 
   /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
@@ -217,3 +218,8 @@ extension StateMachineDefinition {
     model._$stateMachineDidChangeState()
   }
 }
+
+/// The payload of an event fired without one, passed down by reference: a `nil` made for the call
+/// would be destroyed after it, which Swift does for an optional existential through generic value
+/// witnesses (about 60 instructions).
+@usableFromInline let noPayload: (any Sendable)? = nil
