@@ -59,6 +59,10 @@ extension SQLiteStepEngine {
       throw .conflict(
         id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
     }
+    // §6's fast path: a step that runs no code is written from the machine columns alone.
+    if object == nil, let pure = definition.pureStoreStep(event, payload: payload, from: machine, configuration: configuration) {
+      return try writePure(db, pure, row, key, requestID: requestID)
+    }
     let model: Model
     if let object { model = object } else { model = try fresh(row, key) }
     let step = try definition.storeStep(event, payload: payload, on: model)
@@ -110,30 +114,8 @@ extension SQLiteStepEngine {
         "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(filter.sql) AND sm_version = ?",
         StatementArguments(values) + filter.arguments + [step.before.version])
     }
-    guard db.changesCount == 1 else {
-      let current = try self.current(db, key)
-      guard let current else { throw .notFound(id: key) }
-      throw .conflict(
-        id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
-    }
-    if configuration.history {
-      try SQLiteStoreFailure.database(key) {
-        var version = step.before.version
-        for transition in step.transitions {
-          version += 1
-          let payload = try (transition.payload as? any Encodable).map {
-            String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
-          }
-          try db.cached(
-            "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
-              + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-              table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
-              requestID?.uuidString, dueAt?.storeMilliseconds, now,
-            ])
-        }
-      }
-    }
+    try checkWritten(db, step, key)
+    try insertHistory(db, step, key, cause: cause, requestID: requestID, dueAt: dueAt, now: now)
     try disarm(db, step.exited.filter(timedStates.contains), key)
     try arm(db, step, key)
     try SQLiteStoreFailure.database(key) {
@@ -152,6 +134,41 @@ extension SQLiteStepEngine {
       model: model, from: step.before.state, to: step.after.state, version: step.after.version,
       transitions: step.transitions)
     return Written(step: step, fired: fired)
+  }
+
+  /// Throws the conflict (P4) or `.notFound` when the compare-and-set `UPDATE` just run changed
+  /// no row.
+  func checkWritten(_ db: Database, _ step: StoreStep, _ key: String) throws(StateMachineStoreError) {
+    guard db.changesCount != 1 else { return }
+    let current = try self.current(db, key)
+    guard let current else { throw .notFound(id: key) }
+    throw .conflict(
+      id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
+  }
+
+  /// One history row per microstep of `step`, numbered from its version before (P2), when the
+  /// configuration keeps history.
+  func insertHistory(
+    _ db: Database, _ step: StoreStep, _ key: String, cause: StoredTransition.Cause, requestID: UUID?, dueAt: Date?,
+    now: Int64
+  ) throws(StateMachineStoreError) {
+    guard configuration.history else { return }
+    try SQLiteStoreFailure.database(key) {
+      var version = step.before.version
+      for transition in step.transitions {
+        version += 1
+        let payload = try (transition.payload as? any Encodable).map {
+          String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
+        }
+        try db.cached(
+          "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
+            + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [
+            table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
+            requestID?.uuidString, dueAt?.storeMilliseconds, now,
+          ])
+      }
+    }
   }
 
   /// The step's outbox messages, made before anything is written: a `make` that throws rolls the
