@@ -50,8 +50,29 @@ extension SQLiteStepEngine {
     _ db: Database, _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
     expected: Int64?, on object: Model?
   ) throws(StateMachineStoreError) -> Written {
+    switch try prepare(db, event, key: key, payload: payload, requestID: requestID, expected: expected, on: object) {
+    case .done(let written): return written
+    case .full(let row): return try fullStep(db, event, row, key: key, payload: payload, requestID: requestID, on: object)
+    }
+  }
+
+  /// How a fire goes on once its row is read.
+  enum Prepared {
+    /// Replayed (P6) or written by the fast path (§6).
+    case done(Written)
+    /// The step needs the object: ``fullStep(_:_:_:key:payload:requestID:on:)`` with this row.
+    case full(Row)
+  }
+
+  /// The first part of a fire: a recorded request id's outcome (P6), or the row read and its
+  /// version checked (P4), then §6's fast path for a step that runs no code. Whatever it throws,
+  /// it has written nothing.
+  func prepare(
+    _ db: Database, _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
+    expected: Int64?, on object: Model?
+  ) throws(StateMachineStoreError) -> Prepared {
     if let requestID, let replayed = try replay(db, requestID, event: event, key: key) {
-      return replayed
+      return .done(replayed)
     }
     guard let row = try fetchRow(db, key) else { throw .notFound(id: key) }
     let machine = try SQLiteStoreFailure.database(key) { try table.machineState(row) }
@@ -59,10 +80,19 @@ extension SQLiteStepEngine {
       throw .conflict(
         id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
     }
-    // §6's fast path: a step that runs no code is written from the machine columns alone.
-    if object == nil, let pure = definition.pureStoreStep(event, payload: payload, from: machine, configuration: configuration) {
-      return try writePure(db, pure, row, key, requestID: requestID)
+    if object == nil,
+      let pure = definition.pureStoreStep(event, payload: payload, from: machine, configuration: configuration)
+    {
+      return .done(try writePure(db, pure, row, key, requestID: requestID))
     }
+    return .full(row)
+  }
+
+  /// The step on the object (the caller's, or one loaded from `row`), then its writes.
+  func fullStep(
+    _ db: Database, _ event: String, _ row: Row, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
+    on object: Model?
+  ) throws(StateMachineStoreError) -> Written {
     let model: Model
     if let object { model = object } else { model = try fresh(row, key) }
     let step = try definition.storeStep(event, payload: payload, on: model)
