@@ -91,18 +91,24 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
       throw .database(SQLiteStoreFailure("fire(_:on:in:) runs inside a transaction: call it within `write`"))
     }
     let key = id.description
-    let savepoint = "sm_fire"
-    try SQLiteStoreFailure.database(key) { try db.cached("SAVEPOINT \(savepoint)") }
     let written: SQLiteStepEngine<Model>.Written
-    do {
-      written = try engine.step(db, event, key: key, payload: payload, requestID: requestID, expected: nil, on: nil)
-    } catch {
-      // Nothing of a refused or failed step stays in the application's transaction.
-      try? db.execute(sql: "ROLLBACK TO SAVEPOINT \(savepoint)")
-      try? db.execute(sql: "RELEASE SAVEPOINT \(savepoint)")
-      throw error
+    // A replay, a refusal before any write and §6's fast path need no savepoint: what they throw
+    // left nothing written.
+    switch try engine.prepare(db, event, key: key, payload: payload, requestID: requestID, expected: nil, on: nil) {
+    case .done(let done):
+      written = done
+    case .full(let row):
+      try SQLiteStoreFailure.database(key) { try db.cached("SAVEPOINT sm_fire") }
+      do {
+        written = try engine.fullStep(db, event, row, key: key, payload: payload, requestID: requestID, on: nil)
+      } catch {
+        // Nothing of a refused or failed step stays in the application's transaction.
+        try? db.execute(sql: "ROLLBACK TO SAVEPOINT sm_fire")
+        try? db.execute(sql: "RELEASE SAVEPOINT sm_fire")
+        throw error
+      }
+      try SQLiteStoreFailure.database(key) { try db.cached("RELEASE SAVEPOINT sm_fire") }
     }
-    try SQLiteStoreFailure.database(key) { try db.cached("RELEASE SAVEPOINT \(savepoint)") }
     if let step = written.step, step.holdsWork {
       let queue = committedWork
       db.afterNextTransaction { _ in queue.async { step.committed() } }

@@ -50,8 +50,29 @@ extension SQLiteStepEngine {
     _ db: Database, _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
     expected: Int64?, on object: Model?
   ) throws(StateMachineStoreError) -> Written {
+    switch try prepare(db, event, key: key, payload: payload, requestID: requestID, expected: expected, on: object) {
+    case .done(let written): return written
+    case .full(let row): return try fullStep(db, event, row, key: key, payload: payload, requestID: requestID, on: object)
+    }
+  }
+
+  /// How a fire goes on once its row is read.
+  enum Prepared {
+    /// Replayed (P6) or written by the fast path (§6).
+    case done(Written)
+    /// The step needs the object: ``fullStep(_:_:_:key:payload:requestID:on:)`` with this row.
+    case full(Row)
+  }
+
+  /// The first part of a fire: a recorded request id's outcome (P6), or the row read and its
+  /// version checked (P4), then §6's fast path for a step that runs no code. Whatever it throws,
+  /// it has written nothing.
+  func prepare(
+    _ db: Database, _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
+    expected: Int64?, on object: Model?
+  ) throws(StateMachineStoreError) -> Prepared {
     if let requestID, let replayed = try replay(db, requestID, event: event, key: key) {
-      return replayed
+      return .done(replayed)
     }
     guard let row = try fetchRow(db, key) else { throw .notFound(id: key) }
     let machine = try SQLiteStoreFailure.database(key) { try table.machineState(row) }
@@ -59,6 +80,19 @@ extension SQLiteStepEngine {
       throw .conflict(
         id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
     }
+    if object == nil,
+      let pure = definition.pureStoreStep(event, payload: payload, from: machine, configuration: configuration)
+    {
+      return .done(try writePure(db, pure, row, key, requestID: requestID))
+    }
+    return .full(row)
+  }
+
+  /// The step on the object (the caller's, or one loaded from `row`), then its writes.
+  func fullStep(
+    _ db: Database, _ event: String, _ row: Row, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
+    on object: Model?
+  ) throws(StateMachineStoreError) -> Written {
     let model: Model
     if let object { model = object } else { model = try fresh(row, key) }
     let step = try definition.storeStep(event, payload: payload, on: model)
@@ -110,30 +144,8 @@ extension SQLiteStepEngine {
         "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(filter.sql) AND sm_version = ?",
         StatementArguments(values) + filter.arguments + [step.before.version])
     }
-    guard db.changesCount == 1 else {
-      let current = try self.current(db, key)
-      guard let current else { throw .notFound(id: key) }
-      throw .conflict(
-        id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
-    }
-    if configuration.history {
-      try SQLiteStoreFailure.database(key) {
-        var version = step.before.version
-        for transition in step.transitions {
-          version += 1
-          let payload = try (transition.payload as? any Encodable).map {
-            String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
-          }
-          try db.cached(
-            "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
-              + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-              table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
-              requestID?.uuidString, dueAt?.storeMilliseconds, now,
-            ])
-        }
-      }
-    }
+    try checkWritten(db, step, key)
+    try insertHistory(db, step, key, cause: cause, requestID: requestID, dueAt: dueAt, now: now)
     try disarm(db, step.exited.filter(timedStates.contains), key)
     try arm(db, step, key)
     try SQLiteStoreFailure.database(key) {
@@ -152,6 +164,41 @@ extension SQLiteStepEngine {
       model: model, from: step.before.state, to: step.after.state, version: step.after.version,
       transitions: step.transitions)
     return Written(step: step, fired: fired)
+  }
+
+  /// Throws the conflict (P4) or `.notFound` when the compare-and-set `UPDATE` just run changed
+  /// no row.
+  func checkWritten(_ db: Database, _ step: StoreStep, _ key: String) throws(StateMachineStoreError) {
+    guard db.changesCount != 1 else { return }
+    let current = try self.current(db, key)
+    guard let current else { throw .notFound(id: key) }
+    throw .conflict(
+      id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
+  }
+
+  /// One history row per microstep of `step`, numbered from its version before (P2), when the
+  /// configuration keeps history.
+  func insertHistory(
+    _ db: Database, _ step: StoreStep, _ key: String, cause: StoredTransition.Cause, requestID: UUID?, dueAt: Date?,
+    now: Int64
+  ) throws(StateMachineStoreError) {
+    guard configuration.history else { return }
+    try SQLiteStoreFailure.database(key) {
+      var version = step.before.version
+      for transition in step.transitions {
+        version += 1
+        let payload = try (transition.payload as? any Encodable).map {
+          String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
+        }
+        try db.cached(
+          "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
+            + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [
+            table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
+            requestID?.uuidString, dueAt?.storeMilliseconds, now,
+          ])
+      }
+    }
   }
 
   /// The step's outbox messages, made before anything is written: a `make` that throws rolls the

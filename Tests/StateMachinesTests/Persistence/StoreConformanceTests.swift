@@ -107,4 +107,10 @@ struct StoreConformanceTests {
 
   @Test("P16: outbox messages are written with their step and delivered at least once", arguments: StoreKind.enabled)
   func outboxDeliversAtLeastOnce(_ store: StoreKind) async throws { try await store.suite.outboxDeliversAtLeastOnce() }
+
+  @Test("§6: a fire by id without code (the fast path) gives the full path's outcome, history and row; P4, P6", arguments: StoreKind.enabled)
+  func fastPathMatchesFullPath(_ store: StoreKind) async throws { try await store.suite.fastPathMatchesFullPath() }
+
+  @Test("§6: random fires by id with and without code, compared with the in-memory oracle", arguments: StoreKind.enabled)
+  func fastPathDifferential(_ store: StoreKind) async throws { try await store.suite.fastPathDifferential() }
 }

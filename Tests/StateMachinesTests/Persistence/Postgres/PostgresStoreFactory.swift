@@ -71,6 +71,23 @@ extension StoreRing: PostgresTestRecord {
   }
 }
 
+extension StoreSwitch: PostgresTestRecord {
+  static let postgresTableName = "store_switches"
+  static let postgresColumns = ["id", "jams"]
+  static let columnDefinitions = "id bigint PRIMARY KEY, jams bigint NOT NULL"
+  convenience init(postgresRow row: PostgresRow) throws {
+    let (id, jams) = try row.decode((Int, Int).self)
+    self.init(id: id)
+    self.jams = jams
+  }
+  func postgresBindings() throws -> PostgresBindings {
+    var binds = PostgresBindings()
+    binds.append(id)
+    binds.append(jams)
+    return binds
+  }
+}
+
 extension StoreKiosk: PostgresTestRecord {
   static let postgresTableName = "store_kiosks"
   static let postgresColumns = ["id"]

@@ -33,6 +33,13 @@ extension StoreRing: SQLiteTestRecord {
   }
 }
 
+extension StoreSwitch: SQLiteTestRecord {
+  static func ownColumns(_ table: TableDefinition) {
+    table.column("id", .integer).primaryKey()
+    table.column("jams", .integer).notNull()
+  }
+}
+
 extension StoreKiosk: SQLiteTestRecord {
   static func ownColumns(_ table: TableDefinition) { table.column("id", .integer).primaryKey() }
 }
