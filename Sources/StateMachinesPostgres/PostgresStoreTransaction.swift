@@ -9,7 +9,7 @@ import PostgresNIO
 import StateMachines
 
 /// The transaction of ``PostgresStateMachineStore/withTransaction(_:)``: the application runs
-/// its own statements on ``connection`` and fires store events with ``fire(_:on:payload:options:)``;
+/// its own statements on ``connection`` and fires store events with `fire(_:on:…)`;
 /// both commit together, or neither.
 ///
 /// Valid only inside the closure that received it; use it from one task at a time (a connection
@@ -97,7 +97,7 @@ extension PostgresStateMachineStore {
   /// Runs `body` in one transaction with the application's own statements: BEGIN, `body`, COMMIT.
   ///
   /// Statements on the transaction's ``PostgresStoreTransaction/connection`` and fires through
-  /// ``PostgresStoreTransaction/fire(_:on:payload:options:)`` commit together. The steps' `after`
+  /// `fire(_:on:…)` commit together. The steps' `after`
   /// callbacks, observers and streams run once the COMMIT succeeded, in step order; when `body`
   /// throws, everything is rolled back (the application's statements too), the error is
   /// rethrown, and none of them runs (P5).
@@ -109,9 +109,9 @@ extension PostgresStateMachineStore {
   /// }
   /// ```
   ///
-  /// - Throws: what `body` throws; ``StateMachineStoreError/commitOutcomeUnknown(requestID:underlying:)``
+  /// - Throws: what `body` throws; `StateMachineStoreError.commitOutcomeUnknown`
   ///   when the COMMIT failed on the connection (P6: fire with request ids to find out); other
-  ///   database failures as ``StateMachineStoreError/database(_:)``. The transaction is not run
+  ///   database failures as `StateMachineStoreError.database`. The transaction is not run
   ///   again (the application's statements may not repeat safely), except when its BEGIN found a
   ///   pooled connection the server had closed: nothing had run.
   public func withTransaction<Value: Sendable>(
