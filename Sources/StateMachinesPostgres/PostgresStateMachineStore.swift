@@ -32,16 +32,17 @@ where Model: PostgresStateMachineRecord {
 
   /// A store of `Model`'s rows in `table` (by default the record's table), named `machine` in
   /// the library's tables (by default the table's name), with deadlines on `clock` (by default
-  /// the database's).
+  /// the database's); its steps wake sleeping schedulers as `notifications` say (§7).
   public init(
     _ client: PostgresClient, definition: StateMachineDefinition<Model> = Model.stateMachine,
     table: String = Model.postgresTableName, machine: String? = nil, clock: StoreClock = .database,
-    configuration: StoreConfiguration<Model> = .init(), logger: Logger = PostgresStepLogger.logger
+    configuration: StoreConfiguration<Model> = .init(), notifications: PostgresNotifications = .init(),
+    logger: Logger = PostgresStepLogger.logger
   ) {
     engine = PostgresStepEngine(
       client: client, definition: definition,
       table: PostgresMachineTable(name: table, idColumn: Model.postgresIDColumn, machine: machine ?? table, isShared: false),
-      mapping: .record, clock: clock, configuration: configuration, logger: logger)
+      mapping: .record, clock: clock, configuration: configuration, logger: logger, notifications: notifications)
   }
 
   /// Registers the handler of an outbox topic (P16): it gets each message at least once, so it

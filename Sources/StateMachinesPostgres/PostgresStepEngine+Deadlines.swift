@@ -23,6 +23,7 @@ extension PostgresStepEngine {
           \(statement.bind(machine.version)), \(due))
         """
       try await self.run(connection, statement, key: key)
+      try await self.wakeSchedulers(connection, armed: [delay], messages: 0, key: key)
     }
   }
 

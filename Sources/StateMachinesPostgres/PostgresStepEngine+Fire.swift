@@ -22,26 +22,16 @@ extension PostgresStepEngine {
       try definition.load(machine, into: copy!, id: key)
       expected = machine.version
     }
-    var retries = 0
-    while true {
-      do {
-        let expectedVersion = expected
-        let onObject = copy
-        let written = try await transaction(key: key, requestID: options.requestID) {
-          connection throws(StateMachineStoreError) in
-          try await self.step(
-            connection, event, key: key, payload: payload, requestID: options.requestID,
-            noWait: options.lock == .noWait, expected: expectedVersion, on: onObject)
-        }
-        written.step?.committed()
-        return written.fired
-      } catch {
-        guard case .conflict(_, _, let current, _) = error, case .reload(let max) = options.retry, retries < max
-        else { throw error }
-        retries += 1
-        expected = current
-        copy = nil
+    return try await options.reloadingOnConflict(expected: expected, object: copy) {
+      expectedVersion, onObject throws(StateMachineStoreError) in
+      let written = try await transaction(key: key, requestID: options.requestID) {
+        connection throws(StateMachineStoreError) in
+        try await self.step(
+          connection, event, key: key, payload: payload, requestID: options.requestID,
+          noWait: options.lock == .noWait, expected: expectedVersion, on: onObject)
       }
+      written.step?.committed()
+      return written.fired
     }
   }
 
@@ -149,6 +139,7 @@ extension PostgresStepEngine {
         """
       try await run(connection, insert, key: key)
     }
+    try await wakeSchedulers(connection, armed: step.armed.map(\.delay), messages: messages.count, key: key)
     crashPoint(.afterWrite)
     let fired = Fired(
       model: model, from: step.before.state, to: step.after.state, version: step.after.version,

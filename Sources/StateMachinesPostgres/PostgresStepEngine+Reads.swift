@@ -57,21 +57,11 @@ extension PostgresStepEngine {
     try await read(key) { connection throws(StateMachineStoreError) in try await current(connection, key) }
   }
 
-  /// The condition that selects the rows in `state` (P14): the state's name in a flat machine; in
-  /// a statechart, rows whose configuration contains the state's path or a descendant's. `nil`
-  /// when `state` is not in the definition.
+  /// The condition that selects the rows in `state` (P14), as ``PostgresStateScope`` builds it;
+  /// `nil` when `state` is not in the definition.
   private func scope(_ state: String, _ statement: inout PostgresStatement) -> String? {
-    guard let name = definition.storedName(of: state) else { return nil }
-    let all = table.allRows(&statement)
-    if definition.storesOneName { return "\(all) AND state = \(statement.bind(name))" }
-    // A configuration is leaf paths joined by ","; a state is in it when its path is one of them or
-    // a prefix of one, up to a "/". The pattern-ordered range (`~>=~`, `~<~`: byte order,
-    // whatever the collation) uses the `text_pattern_ops` index for the first leaf.
-    return """
-      \(all) AND (state = \(statement.bind(name)) OR (state ~>=~ \(statement.bind(name + "/"))
-        AND state ~<~ \(statement.bind(name + "0"))) OR strpos(',' || state || ',', \(statement.bind("," + name + ","))) > 0
-        OR strpos(',' || state, \(statement.bind("," + name + "/"))) > 0)
-      """
+    guard definition.storedName(of: state) != nil else { return nil }
+    return PostgresStateScope(state: state, definition: definition, table: table, alias: nil).sql(&statement)
   }
 
   func ids(in state: String, after: String?, limit: Int) async throws(StateMachineStoreError) -> [String] {

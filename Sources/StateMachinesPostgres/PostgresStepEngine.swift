@@ -31,6 +31,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked
   let clock: StoreClock
   let configuration: StoreConfiguration<Model>
   let logger: Logger
+  /// When a step wakes sleeping schedulers with `NOTIFY` (§7).
+  let notifications: PostgresNotifications
   let lock = NSLock()
   var handlers: [String: @Sendable (OutboxMessage) async throws -> Void] = [:]
   var crashHook: (@Sendable (PostgresStoreCrashPoint) -> Void)?
@@ -42,8 +44,10 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked
 
   init(
     client: PostgresClient, definition: StateMachineDefinition<Model>, table: PostgresMachineTable,
-    mapping: PostgresRowMapping<Model>, clock: StoreClock, configuration: StoreConfiguration<Model>, logger: Logger
+    mapping: PostgresRowMapping<Model>, clock: StoreClock, configuration: StoreConfiguration<Model>, logger: Logger,
+    notifications: PostgresNotifications = .init()
   ) {
+    self.notifications = notifications
     self.client = client
     self.definition = definition
     self.table = table
@@ -167,7 +171,7 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked
 
   /// COMMIT. One that fails on the connection has an unknown outcome (P6); one the server
   /// refused rolled back.
-  private func commit(_ connection: PostgresConnection, key: String, requestID: UUID?) async
+  func commit(_ connection: PostgresConnection, key: String, requestID: UUID?) async
     -> Result<Void, StateMachineStoreError>
   {
     crashPoint(.beforeCommit)
@@ -264,6 +268,7 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked
         "INSERT INTO \(table.quotedName) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
       try await run(connection, statement, key: key)
       try await arm(connection, step, key)
+      try await wakeSchedulers(connection, armed: step.armed.map(\.delay), messages: 0, key: key)
     }
     step.committed()
   }

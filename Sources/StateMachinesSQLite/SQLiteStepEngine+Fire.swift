@@ -21,26 +21,16 @@ extension SQLiteStepEngine {
       try definition.load(machine, into: copy!, id: key)
       expected = machine.version
     }
-    var retries = 0
-    while true {
-      do {
-        let expectedVersion = expected
-        let onObject = copy
-        let written = try await transaction(key: key, noWait: options.lock == .noWait) {
-          db throws(StateMachineStoreError) in
-          try self.step(
-            db, event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion,
-            on: onObject)
-        }
-        written.step?.committed()
-        return written.fired
-      } catch {
-        guard case .conflict(_, _, let current, _) = error, case .reload(let max) = options.retry, retries < max
-        else { throw error }
-        retries += 1
-        expected = current
-        copy = nil
+    return try await options.reloadingOnConflict(expected: expected, object: copy) {
+      expectedVersion, onObject throws(StateMachineStoreError) in
+      let written = try await transaction(key: key, noWait: options.lock == .noWait) {
+        db throws(StateMachineStoreError) in
+        try self.step(
+          db, event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion,
+          on: onObject)
       }
+      written.step?.committed()
+      return written.fired
     }
   }
 

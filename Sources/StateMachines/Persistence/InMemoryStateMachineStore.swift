@@ -131,21 +131,12 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     // P4: the step runs on a copy of the caller's object (its own columns as the caller set
     // them), provided the row is still at the object's version.
     let machine = definition.storedState(of: model)
-    var object: Model? = try copy(model)
-    try definition.load(machine, into: object!, id: key)
-    var expected = machine.version
-    var retries = 0
-    while true {
-      do {
-        return try run(event, key: key, payload: payload, options: options, expectedVersion: expected, on: object)
-      } catch {
-        // P4: a stale object gets the conflict, or reloads and tries again.
-        guard case .conflict(_, _, let current, _) = error, case .reload(let max) = options.retry, retries < max
-        else { throw error }
-        retries += 1
-        expected = current
-        object = nil
-      }
+    let object = try copy(model)
+    try definition.load(machine, into: object, id: key)
+    // P4: a stale object gets the conflict, or reloads and tries again.
+    return try await options.reloadingOnConflict(expected: machine.version, object: object) {
+      expected, object throws(StateMachineStoreError) in
+      try run(event, key: key, payload: payload, options: options, expectedVersion: expected, on: object)
     }
   }
 
