@@ -26,7 +26,7 @@ extension PostgresProcessTests {
     #expect(expiriesBefore.count == 1000)
     #expect(
       try await schema.int(
-        "SELECT COUNT(*) FROM sm_deadlines WHERE event = 'expire' AND due_at < now() + interval '3590 seconds'") == 0)
+        "SELECT COUNT(*) FROM sm_deadlines WHERE event = 'expire' AND due_at < now() + interval '3000 seconds'") == 0)
     #expect(try await schema.int("SELECT COUNT(*) FROM sm_deadlines WHERE event = 'release'") == 900)
 
     // Downtime: no process runs until every release is due by the server's clock, and 1 s more.
