@@ -89,6 +89,8 @@ let package = Package(
         "StateMachines",
         .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+        .target(name: "StateMachinesPostgres", condition: .when(traits: ["PostgreSQL"])),
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ],
       path: "Tests/StoreWorker"),
     // The table of names and paths that the runtime's and the macro's tests both run (issue 18 §1).

@@ -1,24 +1,24 @@
 // The worker's modes on the booking machine (PERSISTENCE.md §9, restart with due timeouts): the
-// first phase that inserts and confirms on a manual clock, and scheduler passes on a clock set to
-// a later time.
+// first phase that inserts and confirms, and scheduler passes, on a manual clock set to a later
+// time, or on the database's clock (P15) with `--database-clock`.
 
-#if SQLite
+#if SQLite || PostgreSQL
 import Foundation
-import GRDB
 import StateMachines
-import StateMachinesSQLite
 
-/// `book --db F --now MS --reserved N --awaiting M [--confirm K] [--spacing MS] [--kill]`: the
+/// `book --db D --now MS --reserved N --awaiting M [--confirm K] [--spacing MS] [--kill]`: the
 /// tables, N reserved bookings (ids 1…N, the i-th inserted at `now + (i - 1) × spacing`, so its
 /// release is due 2 s later), M awaiting payment (ids N+1…N+M, at `now`), then `confirm` on
-/// 1…K, all on a manual clock (P15). With `--kill` the process prints its summary and dies by
+/// 1…K, all on a manual clock (P15); with `--database-clock` instead of `--now`, on the
+/// database's clock, in real time. With `--kill` the process prints its summary and dies by
 /// SIGKILL, as a process that is killed rather than shut down.
 func book(_ arguments: WorkerArguments) async throws -> [String: Any] {
-  let pool = try openDatabase(try arguments.string("db"))
-  try createTables(pool)
-  let start = try date(arguments, "now")
+  let database = try openDatabase(arguments)
+  try await database.createTables()
+  let databaseClock = arguments.flag("database-clock")
+  let start = try databaseClock ? Date() : date(arguments, "now")
   let clock = ManualStoreClock(start: start)
-  let store = SQLiteStateMachineStore<Booking>(pool, clock: .manual(clock))
+  let store = database.bookings(clock: databaseClock ? .database : .manual(clock))
   let reserved = try arguments.int("reserved")
   let awaiting = try arguments.int("awaiting")
   let confirm = try arguments.int("confirm", default: 0)
@@ -40,16 +40,17 @@ func book(_ arguments: WorkerArguments) async throws -> [String: Any] {
   return summary
 }
 
-/// `schedule --db F --now MS [--rounds R --spacing MS --period MS] [--start-at MS]`: scheduler
-/// passes (`fireDueTimeouts`, P9, P10) on a manual clock at `now` until a pass finds nothing
-/// due. With rounds, round i sets the clock to `now + i × spacing` and begins at
-/// `start-at + i × period` on the wall clock, so that two workers poll each round together.
-/// Reports the deadlines fired, in all and per round.
+/// `schedule --db D --now MS [--rounds R --spacing MS --period MS] [--start-at MS]`: scheduler
+/// passes (`fireDueTimeouts`, P9, P10) on a manual clock at `now` (or, with `--database-clock`,
+/// on the database's) until a pass finds nothing due. With rounds, round i sets the clock to
+/// `now + i × spacing` and begins at `start-at + i × period` on the wall clock, so that two
+/// workers poll each round together. Reports the deadlines fired, in all and per round.
 func schedule(_ arguments: WorkerArguments) async throws -> [String: Any] {
-  let pool = try openDatabase(try arguments.string("db"))
-  let start = try date(arguments, "now")
+  let database = try openDatabase(arguments)
+  let databaseClock = arguments.flag("database-clock")
+  let start = try databaseClock ? Date() : date(arguments, "now")
   let clock = ManualStoreClock(start: start)
-  let store = SQLiteStateMachineStore<Booking>(pool, clock: .manual(clock))
+  let store = database.bookings(clock: databaseClock ? .database : .manual(clock))
   let rounds = try arguments.int("rounds", default: 1)
   let spacing = try arguments.int("spacing", default: 0)
   let period = try arguments.int("period", default: 0)

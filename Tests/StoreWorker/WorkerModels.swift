@@ -1,20 +1,17 @@
 // The persisted classes of the worker processes (PERSISTENCE.md §9): the ring machine of the race
-// and kill tests, and the booking machine of the restart test. Both are GRDB records in tables of
-// their own, as an application would keep them.
+// and kill tests, and the booking machine of the restart test. Each database adds its record
+// conformances and tables (WorkerDatabase+SQLite.swift, WorkerDatabase+Postgres.swift), as an
+// application would keep them.
 
-#if SQLite
+#if SQLite || PostgreSQL
 import Foundation
-import GRDB
 import StateMachines
-import StateMachinesSQLite
 
 /// The ring machine of §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column allows it;
 /// `reset` only from s2. Its `after` callbacks leave a marker file, so that a test can tell
 /// whether they ran after a kill (P5).
 @StateMachine
-final class Ring: Codable, FetchableRecord, PersistableRecord, StoreManagedStateMachine, @unchecked Sendable {
-  static let databaseTableName = "rings"
-
+final class Ring: Codable, StoreManagedStateMachine, @unchecked Sendable {
   var id: Int
   var enabled: Bool
   var storeID: Int { id }
@@ -37,24 +34,18 @@ final class Ring: Codable, FetchableRecord, PersistableRecord, StoreManagedState
     }
   }
 
-  /// The rings' table with the machine columns.
-  static func createTable(_ db: Database) throws {
-    try db.create(table: databaseTableName, ifNotExists: true) { table in
-      table.column("id", .integer).primaryKey()
-      table.column("enabled", .boolean).notNull()
-      table.stateMachineColumns()
-    }
-  }
-
-  /// A store of rings whose every transition writes an outbox message on the topic `ring` (P16).
-  static func store(_ pool: DatabasePool) -> SQLiteStateMachineStore<Ring> {
+  /// The configuration of every ring store: each transition writes an outbox message on the topic
+  /// `ring` (P16); `--lease MS` shortens the outbox lease, so that the messages a killed
+  /// dispatcher claimed are due again soon (§8).
+  static func configuration(_ arguments: WorkerArguments) throws -> StoreConfiguration<Ring> {
     var configuration = StoreConfiguration<Ring>()
     for event in ["advance", "reset"] {
       configuration.outbox(after: event, topic: "ring") { ring, transition in
         ["ring": "\(ring.id)", "from": transition.from, "to": transition.to]
       }
     }
-    return SQLiteStateMachineStore(pool, configuration: configuration)
+    if arguments.optional("lease") != nil { configuration.lease = .milliseconds(try arguments.int("lease")) }
+    return configuration
   }
 }
 
@@ -63,9 +54,7 @@ final class Ring: Codable, FetchableRecord, PersistableRecord, StoreManagedState
 /// leaves `new` at once by an eventless transition, so that an insert lands in either state with
 /// its deadline armed and no history row.
 @StateMachine
-final class Booking: Codable, FetchableRecord, PersistableRecord, StoreManagedStateMachine, @unchecked Sendable {
-  static let databaseTableName = "bookings"
-
+final class Booking: Codable, StoreManagedStateMachine, @unchecked Sendable {
   var id: Int
   var awaitsPayment: Bool
   var storeID: Int { id }
@@ -87,15 +76,6 @@ final class Booking: Codable, FetchableRecord, PersistableRecord, StoreManagedSt
     sm.when("release", transitionFrom: "reserved", to: "released", after: .seconds(2))
     sm.when("confirm", transitionFrom: "reserved", to: "confirmed")
     sm.when("expire", transitionFrom: "awaitingPayment", to: "expired", after: .seconds(3600))
-  }
-
-  /// The bookings' table with the machine columns.
-  static func createTable(_ db: Database) throws {
-    try db.create(table: databaseTableName, ifNotExists: true) { table in
-      table.column("id", .integer).primaryKey()
-      table.column("awaitsPayment", .boolean).notNull()
-      table.stateMachineColumns()
-    }
   }
 }
 

@@ -1,10 +1,8 @@
-// What every mode of the worker shares: its arguments, the database it opens, the start barrier
-// and the one JSON line it prints.
+// What every mode of the worker shares: its arguments, the start barrier and the one JSON line
+// it prints.
 
-#if SQLite
+#if SQLite || PostgreSQL
 import Foundation
-import GRDB
-import StateMachinesSQLite
 
 /// The worker's command line: a mode, then `--name value` options.
 struct WorkerArguments {
@@ -51,25 +49,6 @@ struct WorkerArguments {
 struct WorkerFailure: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
-}
-
-/// Opens the shared file as every worker does: WAL (`DatabasePool`), a busy timeout long enough
-/// for the others' transactions, and `synchronous = NORMAL`, which loses nothing when a process
-/// dies (only an OS crash could lose the last commits), as the tests kill processes, not machines.
-func openDatabase(_ path: String) throws -> DatabasePool {
-  var configuration = Configuration()
-  configuration.busyMode = .timeout(30)
-  configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-  return try DatabasePool(path: path, configuration: configuration)
-}
-
-/// Creates the library's tables and the workers' own ones, where missing.
-func createTables(_ pool: DatabasePool) throws {
-  try pool.write { db in
-    try StateMachineTables.create(in: db)
-    try Ring.createTable(db)
-    try Booking.createTable(db)
-  }
 }
 
 /// Waits until the wall-clock time `--start-at` (milliseconds since 1970), so that workers the

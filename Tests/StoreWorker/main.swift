@@ -1,8 +1,8 @@
 // sm-store-worker: one process of the multi-process store tests (PERSISTENCE.md §9). The tests
-// spawn it with a mode and options; it works on a shared SQLite file and prints one JSON summary
-// line on stdout. A failure prints `{"error": …}` and exits with status 1.
+// spawn it with a mode and options; it works on a shared SQLite file or PostgreSQL server (`--db`)
+// and prints one JSON summary line on stdout. A failure prints `{"error": …}` and exits with status 1.
 
-#if SQLite
+#if SQLite || PostgreSQL
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -13,6 +13,7 @@ do {
   case "setup": summary = try await setupRings(parsed)
   case "race": summary = try await race(parsed)
   case "crash": summary = try await crash(parsed)
+  case "hold": summary = try await hold(parsed)
   case "fire": summary = try await fireOnce(parsed)
   case "deliver": summary = try await deliver(parsed)
   case "book": summary = try await book(parsed)
@@ -25,5 +26,5 @@ do {
   exit(1)
 }
 #else
-print("sm-store-worker needs the SQLite trait")
+print("sm-store-worker needs the SQLite or the PostgreSQL trait")
 #endif

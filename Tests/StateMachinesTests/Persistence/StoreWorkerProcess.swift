@@ -1,7 +1,8 @@
-// Spawning `sm-store-worker` (Tests/StoreWorker) for the multi-process tests of the SQLite store
-// (PERSISTENCE.md §9): real processes on one database file, each printing one JSON summary line.
+// Spawning `sm-store-worker` (Tests/StoreWorker) for the multi-process tests of the SQLite and
+// PostgreSQL stores (PERSISTENCE.md §9): real processes on one database, each printing one JSON
+// summary line.
 
-#if SQLite
+#if SQLite || PostgreSQL
 import Foundation
 import Testing
 
@@ -21,13 +22,13 @@ struct WorkerRun: Sendable {
   func summary() throws -> WorkerSummary {
     guard let line = stdout.split(separator: "\n").last,
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-    else { throw SQLiteTestFailure("no JSON summary from \(self)") }
+    else { throw StoreWorkerFailure("no JSON summary from \(self)") }
     return WorkerSummary(values: object)
   }
 
   /// The summary of a worker that must have exited with status 0.
   func succeeded() throws -> WorkerSummary {
-    guard !signaled, status == 0 else { throw SQLiteTestFailure("worker failed: \(self)") }
+    guard !signaled, status == 0 else { throw StoreWorkerFailure("worker failed: \(self)") }
     return try summary()
   }
 }
@@ -55,13 +56,13 @@ enum StoreWorker {
   /// instead of outliving it.
   static let patience: DispatchTimeInterval = .seconds(90)
 
-  /// The worker executable, built by `swift build --traits SQLite` into the same directory as
+  /// The worker executable, built by `swift build --traits …` into the same directory as
   /// the test bundle (`.ci/run` builds before it tests). `STATEMACHINES_STORE_WORKER` overrides it.
   static func executable() throws -> URL {
     let fileManager = FileManager.default
     if let path = ProcessInfo.processInfo.environment["STATEMACHINES_STORE_WORKER"] {
       guard fileManager.isExecutableFile(atPath: path) else {
-        throw SQLiteTestFailure("STATEMACHINES_STORE_WORKER names no executable: \(path)")
+        throw StoreWorkerFailure("STATEMACHINES_STORE_WORKER names no executable: \(path)")
       }
       return URL(fileURLWithPath: path)
     }
@@ -79,9 +80,9 @@ enum StoreWorker {
         directory = directory.deletingLastPathComponent()
       }
     }
-    throw SQLiteTestFailure(
+    throw StoreWorkerFailure(
       "sm-store-worker is missing (looked at \(Set(looked).sorted().joined(separator: ", "))): build it with "
-        + "`swift build --disable-experimental-prebuilts --traits SQLite` before `swift test --traits SQLite`")
+        + "`swift build --disable-experimental-prebuilts --traits SQLite,PostgreSQL` before `swift test` with the same traits")
   }
 
   /// Runs one worker to its end.
@@ -92,10 +93,15 @@ enum StoreWorker {
   /// Starts every worker before waiting for any, then waits for all.
   static func runAll(_ argumentLists: [[String]]) async throws -> [WorkerRun] {
     let url = try executable()
-    let started = try argumentLists.map { try Started(url, $0) }
+    let started = try argumentLists.map { try StartedWorker(url, $0) }
     var runs: [WorkerRun] = []
     for worker in started { runs.append(await worker.finish()) }
     return runs
+  }
+
+  /// Starts one worker; the caller waits for it, or kills it, later.
+  static func start(_ arguments: [String]) throws -> StartedWorker {
+    try StartedWorker(try executable(), arguments)
   }
 
   /// Milliseconds since 1970, for `--start-at`.
@@ -106,7 +112,7 @@ enum StoreWorker {
 
 /// A running worker: its stdout in a pipe, its stderr in a file (so neither can fill up and
 /// block it while the test waits for the other).
-private final class Started: @unchecked Sendable {
+final class StartedWorker: @unchecked Sendable {
   let arguments: [String]
   let process = Process()
   let stdout = Pipe()
@@ -129,6 +135,11 @@ private final class Started: @unchecked Sendable {
     try process.run()
   }
 
+  /// Sends SIGKILL, as a crash would (the test still calls ``finish()`` to collect it).
+  func killProcess() {
+    if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
+  }
+
   /// Waits off the test's threads for the worker to end (killing it past ``StoreWorker/patience``).
   func finish() async -> WorkerRun {
     await withCheckedContinuation { continuation in
@@ -148,6 +159,11 @@ private final class Started: @unchecked Sendable {
       }
     }
   }
+}
+
+struct StoreWorkerFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }
 
 /// A new path for a database file (or a ledger, a marker directory) in the temporary directory.
