@@ -11,9 +11,10 @@ let package = Package(
     .executable(name: "statemachine", targets: ["statemachine"])
   ],
   dependencies: [
-    // The trait SQLite brings the SQLite store for `statemachine store` (PERSISTENCE.md §11).
-    .package(name: "StateMachines", path: "..", traits: ["SQLite"]),
+    // The traits SQLite and PostgreSQL bring the stores for `statemachine store` (PERSISTENCE.md §11).
+    .package(name: "StateMachines", path: "..", traits: ["SQLite", "PostgreSQL"]),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
   ],
   targets: [
@@ -23,7 +24,9 @@ let package = Package(
         .product(name: "StateMachines", package: "StateMachines"),
         .product(name: "StateMachinesSCXML", package: "StateMachines"),
         .product(name: "StateMachinesSQLite", package: "StateMachines"),
+        .product(name: "StateMachinesPostgres", package: "StateMachines"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -33,8 +36,10 @@ let package = Package(
       dependencies: [
         .product(name: "StateMachines", package: "StateMachines"),
         .product(name: "StateMachinesSCXML", package: "StateMachines"),
-        // Tests of `statemachine store` read and damage the database file with SQL.
+        // Tests of `statemachine store` read and damage the database with SQL: a SQLite file, or
+        // a schema of a PostgreSQL server (STATEMACHINES_PG_URL).
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ]
     ),
   ],

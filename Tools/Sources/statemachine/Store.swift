@@ -4,13 +4,14 @@ import Foundation
 /// `statemachine store …`: persisted instances of a chart in a database (PERSISTENCE.md §11), so
 /// that operators can look at and repair them and scripts in any language can drive them.
 ///
-/// Every subcommand takes `--db` (a SQLite file: `PATH` or `sqlite:PATH`) and `--machine`. Any
-/// number of these processes may run at once on one database file: each step is one SQLite
-/// transaction (P1), and every rule of PERSISTENCE.md holds for them. Errors are one line on
-/// standard error with exit status 1, and nothing is written.
+/// Every subcommand takes `--db` (a SQLite file: `PATH` or `sqlite:PATH`; or a PostgreSQL database:
+/// a `postgres://` or `postgresql://` URL) and `--machine`. Any number of these processes may run
+/// at once on one database: each step is one transaction (P1), and every rule of PERSISTENCE.md
+/// holds for them. Both databases print the same. Errors are one line on standard error with exit
+/// status 1, and nothing is written.
 struct Store: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Persisted instances of a chart in a SQLite database (init, fire, show, history, list, run-due, …).",
+    abstract: "Persisted instances of a chart in SQLite or PostgreSQL (init, fire, show, history, list, run-due, …).",
     subcommands: [
       StoreInit.self, StoreMigrate.self, StoreInsert.self, StoreFire.self, StoreShow.self, StoreHistory.self,
       StoreList.self, StoreRunDue.self, StoreVerify.self,
@@ -19,7 +20,7 @@ struct Store: AsyncParsableCommand {
 
 /// The options every `store` subcommand takes: the database and the machine's name.
 struct StoreOptions: ParsableArguments {
-  @Option(help: "The database: a SQLite file path, or sqlite:PATH. (postgres:// URLs are not supported yet.)")
+  @Option(help: "The database: a SQLite file path or sqlite:PATH, or a postgres:// (postgresql://) URL.")
   var db: String
 
   @Option(help: "The machine's name: its chart and instances are kept under it.")

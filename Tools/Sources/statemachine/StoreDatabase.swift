@@ -3,7 +3,7 @@ import GRDB
 import StateMachines
 import StateMachinesSQLite
 
-/// The database of the `store` commands: a SQLite file opened as a GRDB `DatabasePool` (WAL),
+/// The SQLite database of the `store` commands: a file opened as a GRDB `DatabasePool` (WAL),
 /// waiting for other processes' write locks, so that any number of commands can run at once on
 /// one file (PERSISTENCE.md §11).
 struct StoreDatabase {
@@ -20,11 +20,8 @@ struct StoreDatabase {
   /// The library's tables, which every command but `init` needs.
   static let tables = ["sm_transitions", "sm_deadlines", "sm_outbox", "sm_instances", "sm_machines"]
 
-  /// The file `--db` names: `PATH` or `sqlite:PATH`; a PostgreSQL URL is refused for now.
+  /// The file `--db` names: `PATH` or `sqlite:PATH`.
   static func path(of db: String) throws -> String {
-    if db.hasPrefix("postgres://") || db.hasPrefix("postgresql://") {
-      throw ToolError("error: PostgreSQL is not supported yet")
-    }
     var path = db
     if path.hasPrefix("sqlite:") {
       path.removeFirst("sqlite:".count)
@@ -126,7 +123,7 @@ struct StoreDatabase {
   }
 
   /// The chart stored under `machine`: its format (`json` or `scxml`) and text.
-  func storedChart(_ machine: String) throws -> (format: String, document: String) {
+  func storedChart(_ machine: String) async throws -> (format: String, document: String) {
     try read { db in
       guard
         let row = try Row.fetchOne(
@@ -136,42 +133,5 @@ struct StoreDatabase {
       }
       return (row["format"], row["document"])
     }
-  }
-}
-
-/// A machine of a store database: its stored chart, loaded as the tool loads chart files (guards
-/// pass, actions do nothing), and the ``SQLiteInstanceStore`` of its instances.
-struct StoreMachine {
-  let database: StoreDatabase
-  let name: String
-  let definition: StateMachineDefinition<DynamicStateMachine>
-  let store: SQLiteInstanceStore
-
-  /// Opens the database and loads the machine's chart; fails when the file is missing, is not a
-  /// database, lacks the library's tables or the machine.
-  init(_ options: StoreOptions) throws {
-    database = try StoreDatabase(options.db, create: false)
-    name = options.machine
-    let chart = try database.storedChart(name)
-    let file = DefinitionFile(
-      path: "\(database.path)#sm_machines/\(name)", data: Data(chart.document.utf8), format: chart.format)
-    definition = try file.load()
-    store = SQLiteInstanceStore(database.pool, definition: definition, machine: name)
-  }
-
-  /// Runs a store call; its error becomes a one-line ``ToolError``.
-  func call<T>(_ body: () async throws(StateMachineStoreError) -> T) async throws -> T {
-    do {
-      return try await body()
-    } catch {
-      throw ToolError("error: \(StoreDatabase.describe(error))")
-    }
-  }
-
-  /// The committed machine columns of `id`; an unknown id is an error.
-  func existing(_ id: String) async throws -> StoredMachineState {
-    guard let stored = try await call({ () async throws(StateMachineStoreError) in try await store.storedState(of: id) })
-    else { throw ToolError("error: machine '\(name)' has no row with id '\(id)'") }
-    return stored
   }
 }

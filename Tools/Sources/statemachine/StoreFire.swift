@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import StateMachines
-import StateMachinesSQLite
 
 /// `statemachine store fire --db DB --machine NAME ID EVENT`: fires an event on one instance, in
 /// one transaction that waits for the database's write lock and evaluates the event against the
@@ -48,29 +47,30 @@ struct StoreFire: AsyncParsableCommand {
         guard let uuid = UUID(uuidString: requestID) else { throw ToolError("error: --request-id is not a UUID: \(requestID)") }
         options.requestID = uuid
       }
-      let machine = try StoreMachine(self.options)
-      guard machine.definition.hasEvent(event) else {
-        throw ToolError("error: '\(event)' is not an event of machine '\(machine.name)'")
-      }
-      let result: Result<Fired<DynamicStateMachine>, StateMachineStoreError>
-      do throws(StateMachineStoreError) {
-        result = .success(try await machine.store.fire(event, on: id, payload: payload, options: options))
-      } catch {
-        result = .failure(error)
-      }
-      switch result {
-      case .success(let fired):
-        report(fired)
-      case .failure(.rejected(let error)):
-        rejection = oneLine("\(error)")
-        let stored = try await machine.existing(id)
-        if json {
-          printJSONLine(["outcome": "rejected", "reason": rejection!, "state": stored.state, "version": stored.version])
+      try await StoreMachine.with(self.options) { machine in
+        guard machine.definition.hasEvent(event) else {
+          throw ToolError("error: '\(event)' is not an event of machine '\(machine.name)'")
         }
-      case .failure(.notFound):
-        throw ToolError("error: machine '\(machine.name)' has no row with id '\(id)'")
-      case .failure(let error):
-        throw ToolError("error: \(StoreDatabase.describe(error))")
+        let result: Result<Fired<DynamicStateMachine>, StateMachineStoreError>
+        do throws(StateMachineStoreError) {
+          result = .success(try await machine.store.fire(event, on: id, payload: payload, options: options))
+        } catch {
+          result = .failure(error)
+        }
+        switch result {
+        case .success(let fired):
+          report(fired)
+        case .failure(.rejected(let error)):
+          rejection = oneLine("\(error)")
+          let stored = try await machine.existing(id)
+          if json {
+            printJSONLine(["outcome": "rejected", "reason": rejection!, "state": stored.state, "version": stored.version])
+          }
+        case .failure(.notFound):
+          throw ToolError("error: machine '\(machine.name)' has no row with id '\(id)'")
+        case .failure(let error):
+          throw ToolError("error: \(machine.database.describe(error))")
+        }
       }
     }
     if let rejection {

@@ -21,26 +21,27 @@ struct StoreHistory: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting {
-      let machine = try StoreMachine(options)
-      let history = try await machine.call { () async throws(StateMachineStoreError) in
-        try await machine.store.history(of: id)
-      }
-      if history.isEmpty { _ = try await machine.existing(id) }
-      for transition in history {
-        if json {
-          printJSONLine([
-            "version": transition.version, "event": transition.event, "from": transition.from, "to": transition.to,
-            "cause": transition.cause.rawValue, "payload": embeddedJSON(transition.payload),
-            "requestId": orNull(transition.requestID?.uuidString), "dueAt": orNull(transition.dueAt.map(timestamp)),
-            "at": timestamp(transition.at),
-          ])
-        } else {
-          var line = "\(transition.version) \(timestamp(transition.at)) \(transition.cause.rawValue)"
-          line += " \(transition.event.isEmpty ? "-" : transition.event): \(transition.from) -> \(transition.to)"
-          if let payload = transition.payload { line += " payload \(String(decoding: payload, as: UTF8.self))" }
-          if let requestID = transition.requestID { line += " request \(requestID.uuidString)" }
-          if let dueAt = transition.dueAt { line += " due \(timestamp(dueAt))" }
-          print(line)
+      try await StoreMachine.with(options) { machine in
+        let history = try await machine.call { () async throws(StateMachineStoreError) in
+          try await machine.store.history(of: id)
+        }
+        if history.isEmpty { _ = try await machine.existing(id) }
+        for transition in history {
+          if json {
+            printJSONLine([
+              "version": transition.version, "event": transition.event, "from": transition.from, "to": transition.to,
+              "cause": transition.cause.rawValue, "payload": embeddedJSON(transition.payload),
+              "requestId": orNull(transition.requestID?.uuidString), "dueAt": orNull(transition.dueAt.map(timestamp)),
+              "at": timestamp(transition.at),
+            ])
+          } else {
+            var line = "\(transition.version) \(timestamp(transition.at)) \(transition.cause.rawValue)"
+            line += " \(transition.event.isEmpty ? "-" : transition.event): \(transition.from) -> \(transition.to)"
+            if let payload = transition.payload { line += " payload \(String(decoding: payload, as: UTF8.self))" }
+            if let requestID = transition.requestID { line += " request \(requestID.uuidString)" }
+            if let dueAt = transition.dueAt { line += " due \(timestamp(dueAt))" }
+            print(line)
+          }
         }
       }
     }

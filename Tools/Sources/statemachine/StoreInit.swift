@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import StateMachines
-import StateMachinesSQLite
 
 /// `statemachine store init --db DB --machine NAME CHART`: creates the library's tables when they
 /// are missing and stores the chart's text in `sm_machines`, so that the other commands need no
@@ -23,32 +21,13 @@ struct StoreInit: AsyncParsableCommand {
   func run() async throws {
     try await runReporting {
       let chart = try StoredChartFile(chart)
-      let database = try StoreDatabase(options.db, create: true)
       let machine = options.machine
-      let stored = try database.write { db -> Bool in
-        try StateMachineTables.create(in: db)
-        let existing = try Row.fetchOne(
-          db, sql: "SELECT format, document FROM sm_machines WHERE machine = ?", arguments: [machine])
-        if let existing {
-          guard existing["format"] == chart.format, existing["document"] == chart.document else {
-            throw ToolError(
-              "error: \(database.path): machine '\(machine)' has another chart; `statemachine store migrate` replaces it")
-          }
-          return false
-        }
-        try db.execute(
-          sql: "INSERT INTO sm_machines (machine, format, document, updated_at) VALUES (?, ?, ?, ?)",
-          arguments: [machine, chart.format, chart.document, Self.now()])
-        return true
+      let stored = try await StoreBackends.with(options.db, create: true) { database in
+        try await database.initialize(machine, chart: chart)
       }
       let states = chart.definition.states.count
       print(stored ? "machine '\(machine)': chart stored (\(states) states)" : "machine '\(machine)': chart unchanged")
     }
-  }
-
-  /// Now, as `sm_machines.updated_at` keeps it: milliseconds since the epoch.
-  static func now() -> Int64 {
-    Int64((Date().timeIntervalSince1970 * 1000).rounded())
   }
 }
 

@@ -24,22 +24,23 @@ struct StoreInsert: AsyncParsableCommand {
       if let twice = ids.first(where: { id in ids.filter { $0 == id }.count > 1 }) {
         throw ToolError("error: id '\(twice)' is given twice")
       }
-      let machine = try StoreMachine(options)
-      for id in ids {
-        let stored = try await machine.call { () async throws(StateMachineStoreError) in
-          try await machine.store.storedState(of: id)
+      try await StoreMachine.with(options) { machine in
+        for id in ids {
+          let stored = try await machine.call { () async throws(StateMachineStoreError) in
+            try await machine.store.storedState(of: id)
+          }
+          if stored != nil { throw ToolError("error: machine '\(machine.name)' already has a row with id '\(id)'") }
         }
-        if stored != nil { throw ToolError("error: machine '\(machine.name)' already has a row with id '\(id)'") }
-      }
-      for id in ids {
-        do {
-          try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.insert(id) }
-        } catch let error as ToolError {
-          // Another process inserted the id since the check above.
-          guard (try? await machine.existing(id)) != nil else { throw error }
-          throw ToolError("error: machine '\(machine.name)' already has a row with id '\(id)'")
+        for id in ids {
+          do {
+            try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.insert(id) }
+          } catch let error as ToolError {
+            // Another process inserted the id since the check above.
+            guard (try? await machine.existing(id)) != nil else { throw error }
+            throw ToolError("error: machine '\(machine.name)' already has a row with id '\(id)'")
+          }
+          print("\(id): \(try await machine.existing(id).state)")
         }
-        print("\(id): \(try await machine.existing(id).state)")
       }
     }
   }

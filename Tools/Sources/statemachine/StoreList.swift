@@ -1,5 +1,4 @@
 import ArgumentParser
-import GRDB
 import StateMachines
 
 /// `statemachine store list --db DB --machine NAME [--state S]`: the instances' ids in order, all
@@ -22,29 +21,24 @@ struct StoreList: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting {
-      let machine = try StoreMachine(options)
-      let ids: [String]
-      if let state {
-        guard machine.definition.storedName(of: state) != nil else {
-          throw ToolError("error: '\(state)' is not a state of machine '\(machine.name)'")
+      try await StoreMachine.with(options) { machine in
+        let ids: [String]
+        if let state {
+          guard machine.definition.storedName(of: state) != nil else {
+            throw ToolError("error: '\(state)' is not a state of machine '\(machine.name)'")
+          }
+          ids = try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.ids(in: state, after: nil, limit: .max) }
+        } else {
+          ids = try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.allIDs() }
         }
-        ids = try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.ids(in: state) }
-      } else {
-        ids = try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.allIDs() }
-      }
-      guard json else {
-        for id in ids { print(id) }
-        return
-      }
-      let name = machine.name
-      let states = try machine.database.read { db in
-        try Dictionary(
-          Row.fetchAll(db, sql: "SELECT entity_id, state FROM sm_instances WHERE machine = ?", arguments: [name])
-            .map { ($0["entity_id"] as String, $0["state"] as String) },
-          uniquingKeysWith: { first, _ in first })
-      }
-      for id in ids {
-        printJSONLine(["id": id, "state": orNull(states[id])])
+        guard json else {
+          for id in ids { print(id) }
+          return
+        }
+        let states = try await machine.database.states(machine.name)
+        for id in ids {
+          printJSONLine(["id": id, "state": orNull(states[id])])
+        }
       }
     }
   }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import StateMachines
 
 /// `statemachine store migrate --db DB --machine NAME CHART`: replaces the machine's stored chart.
@@ -24,21 +23,15 @@ struct StoreMigrate: AsyncParsableCommand {
     var offending: [String] = []
     try await runReporting {
       let chart = try StoredChartFile(chart)
-      let database = try StoreDatabase(options.db, create: false)
       let machine = options.machine
-      _ = try database.storedChart(machine)
       let definition = chart.definition
-      let rows = try database.write { db -> Int in
-        let rows = try Row.fetchAll(
-          db, sql: "SELECT entity_id, state, sm_history FROM sm_instances WHERE machine = ? ORDER BY entity_id",
-          arguments: [machine])
-        offending = rows.compactMap { row in Self.problem(row, definition) }
-        guard offending.isEmpty else { return rows.count }
-        try db.execute(
-          sql: "UPDATE sm_machines SET format = ?, document = ?, updated_at = ? WHERE machine = ?",
-          arguments: [chart.format, chart.document, StoreInit.now(), machine])
-        return rows.count
+      let (rows, problems) = try await StoreBackends.with(options.db, create: false) { database in
+        _ = try await database.storedChart(machine)
+        return try await database.replaceChart(machine, chart: chart) { instances in
+          instances.compactMap { row in Self.problem(row, definition) }
+        }
       }
+      offending = problems
       if offending.isEmpty { print("machine '\(machine)': chart replaced (\(rows) rows checked)") }
     }
     guard offending.isEmpty else {
@@ -49,13 +42,12 @@ struct StoreMigrate: AsyncParsableCommand {
 
   /// What keeps a row from following `definition`: its state, or a history record naming a
   /// state, that the chart lacks (P12); `nil` when it has none.
-  static func problem(_ row: Row, _ definition: StateMachineDefinition<DynamicStateMachine>) -> String? {
-    let id: String = row["entity_id"]
-    let state: String = row["state"]
+  static func problem(_ row: InstanceRow, _ definition: StateMachineDefinition<DynamicStateMachine>) -> String? {
+    let (id, state) = (row.id, row.state)
     if definition.activeStates(inStored: state).isEmpty {
       return "error: row '\(id)' is in '\(state)', which is not a state of the new chart"
     }
-    guard let text: String = row["sm_history"] else { return nil }
+    guard let text = row.history else { return nil }
     let history = (try? JSONDecoder().decode([String: [String]].self, from: Data(text.utf8))) ?? [:]
     for (path, states) in history.sorted(by: { $0.key < $1.key }) {
       if let missing = ([path] + states).first(where: { definition.storedName(of: $0) == nil }) {

@@ -4,8 +4,9 @@ import StateMachines
 
 /// `statemachine store run-due --db DB --machine NAME [--once]`: fires the due timeouts (P9, P10).
 ///
-/// Each pass is one transaction holding the database's write lock, which consumes each due
-/// deadline with its transition, so any number of these processes fire each deadline exactly once;
+/// Each pass is one transaction (holding SQLite's write lock; on PostgreSQL locking the rows it
+/// fires on and skipping those another pass holds) that consumes each due deadline with its
+/// transition, so any number of these processes fire each deadline exactly once;
 /// deadlines that came due while nothing ran fire once, oldest first. `--once` fires everything
 /// due now and prints the number fired; without it the command polls every second and prints the
 /// number fired by each pass that fired any, until interrupted.
@@ -23,16 +24,17 @@ struct StoreRunDue: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting {
-      let machine = try StoreMachine(options)
-      if once {
-        print(try await Self.fireDue(machine))
-        return
-      }
-      while true {
-        let fired = try await Self.fireDue(machine)
-        // Unbuffered, so that each number is seen at once, also in a file or a pipe.
-        if fired > 0 { FileHandle.standardOutput.write(Data("\(fired)\n".utf8)) }
-        try await Task.sleep(for: .seconds(1))
+      try await StoreMachine.with(options) { machine in
+        if once {
+          print(try await Self.fireDue(machine))
+          return
+        }
+        while true {
+          let fired = try await Self.fireDue(machine)
+          // Unbuffered, so that each number is seen at once, also in a file or a pipe.
+          if fired > 0 { FileHandle.standardOutput.write(Data("\(fired)\n".utf8)) }
+          try await Task.sleep(for: .seconds(1))
+        }
       }
     }
   }

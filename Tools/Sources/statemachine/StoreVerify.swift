@@ -16,10 +16,11 @@ struct StoreVerify: AsyncParsableCommand {
   func run() async throws {
     var problems: [String] = []
     try await runReporting {
-      let machine = try StoreMachine(options)
-      let report = try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.verify() }
-      problems = Self.lines(report)
-      if problems.isEmpty { print("clean") }
+      try await StoreMachine.with(options) { machine in
+        let report = try await machine.call { () async throws(StateMachineStoreError) in try await machine.store.verify() }
+        problems = Self.lines(report)
+        if problems.isEmpty { print("clean") }
+      }
     }
     guard problems.isEmpty else {
       for line in problems { print(line) }

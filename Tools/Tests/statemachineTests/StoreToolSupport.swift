@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// Runs the built `statemachine store …` on a database file in a fresh temporary directory, and
-/// reads the file back with SQL (PERSISTENCE.md §11).
+/// Runs the built `statemachine store …` on a fresh database — a SQLite file in a temporary
+/// directory, or a new schema of the PostgreSQL test server — and reads it back with SQL
+/// (PERSISTENCE.md §11).
 struct StoreFixture {
   /// What one run of the tool did.
   struct Output {
@@ -26,22 +27,38 @@ struct StoreFixture {
     }
   }
 
+  let kind: StoreDatabaseKind
+  /// The directory of the charts, the outputs and the SQLite file.
   let directory: URL
+  /// `--db`: the file's path, or the URL of the PostgreSQL schema.
   let db: String
   let machine: String
+  /// The PostgreSQL schema, or `nil` on SQLite.
+  let schema: PostgresTestSchema?
 
-  /// A fresh directory; the database file does not exist yet.
-  init(machine: String = "m") throws {
+  /// A fresh directory and database: the SQLite file does not exist yet, the PostgreSQL schema is
+  /// empty.
+  init(_ kind: StoreDatabaseKind = .sqlite, machine: String = "m") async throws {
+    self.kind = kind
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    db = directory.appendingPathComponent("store.sqlite").path
+    if kind == .postgres {
+      let schema = try await PostgresTestSchema.create()
+      self.schema = schema
+      db = schema.url
+    } else {
+      schema = nil
+      db = directory.appendingPathComponent("store.sqlite").path
+    }
     self.machine = machine
   }
 
-  /// Another machine in `other`'s database file.
+  /// Another machine in `other`'s database.
   init(sharing other: StoreFixture, machine: String) {
+    kind = other.kind
     directory = other.directory
     db = other.db
+    schema = other.schema
     self.machine = machine
   }
 
@@ -87,7 +104,15 @@ struct StoreFixture {
     let stdout: URL
     let stderr: URL
 
-    func wait() throws -> Output {
+    /// Waits for the process without holding a thread of the test's cooperative pool (a blocked
+    /// pool would starve the other tests running at once): it polls.
+    func wait() async throws -> Output {
+      while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+      return try waitBlocking()
+    }
+
+    /// Waits for the process, blocking the thread (for synchronous callers).
+    func waitBlocking() throws -> Output {
       process.waitUntilExit()
       defer {
         try? FileManager.default.removeItem(at: stdout)
@@ -101,41 +126,20 @@ struct StoreFixture {
 
   /// Runs `statemachine store SUBCOMMAND --db DB --machine M ARGUMENTS…` to its end.
   @discardableResult
-  func run(_ subcommand: String, _ arguments: String..., db: String? = nil, environment: [String: String] = [:]) throws
-    -> Output
+  func run(_ subcommand: String, _ arguments: String..., db: String? = nil, environment: [String: String] = [:])
+    async throws -> Output
   {
-    try start(subcommand, arguments, db: db, environment: environment).wait()
+    try await start(subcommand, arguments, db: db, environment: environment).wait()
   }
 
   /// `init` with `chart`, then `insert` of `ids`; both must succeed.
-  func setUp(_ chart: String, ids: [String] = []) throws {
+  func setUp(_ chart: String, ids: [String] = []) async throws {
     let path = try file("chart.json", chart)
-    let initialised = try run("init", path)
+    let initialised = try await run("init", path)
     try #require(initialised.status == 0, "init failed: \(initialised.stderr)")
     guard !ids.isEmpty else { return }
-    let inserted = try start("insert", ids).wait()
+    let inserted = try await start("insert", ids).wait()
     try #require(inserted.status == 0, "insert failed: \(inserted.stderr)")
-  }
-
-  /// Runs SQL on the database file.
-  func sql(_ statement: String, _ arguments: StatementArguments = []) throws {
-    let queue = try DatabaseQueue(path: db)
-    try queue.write { db in try db.execute(sql: statement, arguments: arguments) }
-  }
-
-  /// Reads the database file.
-  func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try DatabaseQueue(path: db).read(body)
-  }
-
-  /// Every row of the library's tables, as text: equal before and after a command that must
-  /// write nothing.
-  func contents() throws -> String {
-    try read { db in
-      try ["sm_machines", "sm_instances", "sm_transitions", "sm_deadlines", "sm_outbox"].map { table in
-        try GRDB.Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2").map(\.description).joined(separator: "\n")
-      }.joined(separator: "\n--\n")
-    }
   }
 
   /// The file's bytes.
