@@ -62,7 +62,13 @@ typealias PostgresResults = [PostgresCaseID: [Int: [PostgresLoadResult]]]
 
 /// Runs the benchmark (or only its setup) and prints the tables.
 func runPostgresBenchmark(_ arguments: [String]) async throws {
-  let options = try PostgresOptions(arguments)
+  let options: PostgresOptions
+  do {
+    options = try PostgresOptions(arguments)
+  } catch {
+    FileHandle.standardError.write(Data("StoreBenchmark postgres: \(error)\n".utf8))
+    exit(2)
+  }
   let client = try makePostgresClient(options.url!, connections: options.clients.max()!)
   let running = Task { await client.run() }
   defer { running.cancel() }
