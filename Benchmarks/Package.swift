@@ -11,9 +11,10 @@ let package = Package(
     .executable(name: "StoreBenchmark", targets: ["StoreBenchmark"]),
   ],
   dependencies: [
-    .package(name: "StateMachines", path: "..", traits: ["SQLite"]),
-    // The store benchmark's hand-written baselines use GRDB directly.
+    .package(name: "StateMachines", path: "..", traits: ["SQLite", "PostgreSQL"]),
+    // The store benchmark's hand-written baselines use GRDB and postgres-nio directly.
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     // The baselines live in their own module, without @inlinable and with private storage (which
@@ -27,13 +28,16 @@ let package = Package(
       name: "Benchmarks",
       dependencies: ["Baselines", "MallocCounter", .product(name: "StateMachines", package: "StateMachines")]
     ),
-    // The SQLite store against hand-written GRDB transactions on the same database file.
+    // The SQLite store against hand-written GRDB transactions on the same database file, and the
+    // PostgreSQL store against hand-written postgres-nio transactions on the same table.
     .executableTarget(
       name: "StoreBenchmark",
       dependencies: [
         .product(name: "StateMachines", package: "StateMachines"),
         .product(name: "StateMachinesSQLite", package: "StateMachines"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "StateMachinesPostgres", package: "StateMachines"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ]
     ),
   ],

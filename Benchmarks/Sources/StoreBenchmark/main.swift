@@ -1,4 +1,5 @@
 // The SQLite store against hand-written GRDB transactions (issue 19 §6). See Benchmarks/README.md.
+// `StoreBenchmark postgres …` runs the PostgreSQL store's benchmark instead (issue 20 §4).
 //
 //   swift run -c release --disable-experimental-prebuilts StoreBenchmark [events-per-row-and-round] [rounds]
 //
@@ -11,6 +12,12 @@
 import Foundation
 import GRDB
 import StateMachinesSQLite
+
+// `StoreBenchmark postgres [options]`: the PostgreSQL store instead (PostgresMain.swift).
+if CommandLine.arguments.dropFirst().first == "postgres" {
+  try await runPostgresBenchmark(Array(CommandLine.arguments.dropFirst(2)))
+  exit(0)
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let numbers = arguments.compactMap { Int($0) }

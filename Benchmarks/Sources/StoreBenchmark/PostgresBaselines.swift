@@ -1,0 +1,49 @@
+// The hand-written baselines of the PostgreSQL store benchmark (issue 20 §4): what an application
+// would write with postgres-nio alone, on the store's own table, the same statements as the
+// script's pgbench files (Benchmarks/pgbench/cas.sql and locked.sql).
+
+import PostgresNIO
+import StateMachinesPostgres
+
+/// What one task knows of its row: the version it last wrote (B0) or how many events it fired
+/// (S3 alternates `start` and `stop`). Each task has its own, so nothing is shared.
+final class PostgresTaskState: @unchecked Sendable {
+  var version: Int64 = 0
+  var fired = 0
+}
+
+/// B0: one compare-and-set UPDATE, no transaction around it (as pgbench's `cas.sql`). The task
+/// knows its row's version from its previous write, so it reads nothing and writes no history.
+func postgresCompareAndSet(_ client: PostgresClient, id: Int, _ known: PostgresTaskState) async throws {
+  let rows = try await client.query(
+    """
+    UPDATE toggles SET state = CASE state WHEN 'off' THEN 'on' ELSE 'off' END, sm_version = sm_version + 1
+     WHERE id = \(id) AND sm_version = \(known.version) RETURNING sm_version
+    """, logger: PostgresStepLogger.logger
+  ).collect()
+  guard let row = rows.first else { throw PostgresBenchmarkFailure("B0: row \(id) is not at version \(known.version)") }
+  known.version = try row.decode(Int64.self)
+}
+
+/// B1: the locked step by hand (as pgbench's `locked.sql`): `BEGIN; SELECT … FOR UPDATE; UPDATE
+/// … WHERE sm_version = …; INSERT` the history row`; COMMIT`, five round trips.
+func postgresLockedTransaction(_ client: PostgresClient, id: Int) async throws {
+  let logger = PostgresStepLogger.logger
+  try await client.withTransaction(logger: logger) { connection in
+    let rows = try await connection.query("SELECT state, sm_version FROM toggles WHERE id = \(id) FOR UPDATE", logger: logger)
+      .collect()
+    guard let row = rows.first else { throw PostgresBenchmarkFailure("B1: no row \(id)") }
+    let (from, version) = try row.decode((String, Int64).self)
+    let to = from == "off" ? "on" : "off"
+    let updated = try await connection.query(
+      "UPDATE toggles SET state = \(to), sm_version = \(version + 1) WHERE id = \(id) AND sm_version = \(version) RETURNING sm_version",
+      logger: logger
+    ).collect()
+    guard updated.count == 1 else { throw PostgresBenchmarkFailure("B1: row \(id) moved on") }
+    try await connection.query(
+      """
+      INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause)
+      VALUES ('toggles', \(String(id)), \(version + 1), 'turn', \(from), \(to), 'event')
+      """, logger: logger)
+  }
+}

@@ -1,0 +1,82 @@
+// The rows of the PostgreSQL store benchmark (issue 20 §4, PERSISTENCE.md §9 "Benchmark"): the
+// hand-written baselines B0 and B1, the store's locked step S1–S3 and its fast path, each one
+// event per call on the calling task's own row, all on one `PostgresClient`.
+
+import PostgresNIO
+import StateMachines
+import StateMachinesPostgres
+
+/// A row of the table; its database rows start at `base`.
+enum PostgresCaseID: String, CaseIterable, Sendable {
+  case b0 = "B0"
+  case b1 = "B1"
+  case s1 = "S1"
+  case s2 = "S2"
+  case s3 = "S3"
+  case fast = "fast"
+
+  var base: Int {
+    switch self {
+    case .b0: 1000
+    case .b1: 2000
+    case .s1: 3000
+    case .s2: 4000
+    case .s3: 5000
+    case .fast: 6000
+    }
+  }
+
+  var name: String {
+    switch self {
+    case .b0: "by hand: single-statement compare-and-set"
+    case .b1: "by hand: BEGIN; SELECT … FOR UPDATE; UPDATE (CAS); INSERT history; COMMIT"
+    case .s1: "store fire (locked step), history off"
+    case .s2: "store fire (locked step), history on"
+    case .s3: "store fire arming a deadline / deleting it"
+    case .fast: "store fire of an event without code (fast path)"
+    }
+  }
+
+  /// The database row of concurrent task `task`.
+  func row(_ task: Int) -> Int { base + task }
+
+  /// The table of the case's rows.
+  var table: String { self == .s3 ? "countdowns" : "toggles" }
+  /// Whether each event writes a history row.
+  var writesHistory: Bool { ![.b0, .s1].contains(self) }
+}
+
+/// One event of a case on the row of task `task`; throws when it did not take its transition.
+typealias PostgresEvent = @Sendable (_ task: Int) async throws -> Void
+
+/// One row of the table.
+struct PostgresCase: Sendable {
+  let id: PostgresCaseID
+  let fire: PostgresEvent
+}
+
+/// The cases, each with the stores it fires through, all on `client`.
+func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
+  var noHistory = StoreConfiguration<PostgresToggle>()
+  noHistory.history = false
+  let plain = PostgresStateMachineStore<PostgresToggle>(client, configuration: noHistory)
+  let audited = PostgresStateMachineStore<PostgresToggle>(client)
+  let countdowns = PostgresStateMachineStore<PostgresCountdown>(client)
+  let tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
+  let s3Tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
+
+  return [
+    PostgresCase(id: .b0) { task in try await postgresCompareAndSet(client, id: PostgresCaseID.b0.row(task), tasks[task]) },
+    PostgresCase(id: .b1) { task in try await postgresLockedTransaction(client, id: PostgresCaseID.b1.row(task)) },
+    PostgresCase(id: .s1) { task in _ = try await plain.fire("turn", on: PostgresCaseID.s1.row(task)) },
+    PostgresCase(id: .s2) { task in _ = try await audited.fire("turn", on: PostgresCaseID.s2.row(task)) },
+    PostgresCase(id: .s3) { task in
+      let state = s3Tasks[task]
+      _ = try await countdowns.fire(state.fired % 2 == 0 ? "start" : "stop", on: PostgresCaseID.s3.row(task))
+      state.fired += 1
+    },
+    // Exactly what an application writes; once the store has its single-statement fast path
+    // (PERSISTENCE.md §6), this row takes it with no change here.
+    PostgresCase(id: .fast) { task in _ = try await audited.fire("flip", on: PostgresCaseID.fast.row(task)) },
+  ]
+}
