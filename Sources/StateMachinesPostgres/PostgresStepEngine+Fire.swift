@@ -58,6 +58,10 @@ extension PostgresStepEngine {
       }
       return try await write(connection, step, object, key, cause: .event, requestID: requestID, dueAt: nil)
     }
+    // §6's fast path: a step that runs no code, in one statement (without a request id, P6).
+    if requestID == nil, let written = try await fastFire(connection, event, key: key, payload: payload, noWait: noWait) {
+      return written
+    }
     guard let row = try await lockRow(connection, key, noWait: noWait) else { throw .notFound(id: key) }
     if let requestID, let replayed = try await replay(connection, requestID, event: event, key: key) {
       return replayed
