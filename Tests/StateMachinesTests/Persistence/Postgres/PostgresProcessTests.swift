@@ -74,6 +74,7 @@ struct PostgresProcessTests {
 
   @Test(
     "PostgreSQL kill -9 at a crash point: nothing or everything of the step survives, the lock is freed within 1 s (P1, P5, P16)",
+    .disabled("hangs after the race test in CI: an await that nothing resumes (open, issue 20)"),
     arguments: PostgresStoreCrashPoint.allCases)
   func killAtCrashPoint(_ point: PostgresStoreCrashPoint) async throws {
     let ledger = temporaryPath("pg-kill.ledger")
