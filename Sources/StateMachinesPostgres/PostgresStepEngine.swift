@@ -23,7 +23,7 @@ import StateMachines
 }
 
 /// The steps of one PostgreSQL store: reads, the transaction and its writes.
-final class PostgresStepEngine<Model: StateMachineObject & Sendable>: @unchecked Sendable {
+final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine, @unchecked Sendable {
   let client: PostgresClient
   let definition: StateMachineDefinition<Model>
   let table: PostgresMachineTable

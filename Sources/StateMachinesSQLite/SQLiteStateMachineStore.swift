@@ -26,9 +26,11 @@ import StateMachines
 ///   try orders.fire("ship", on: 42, in: db)   // `after` runs once this write commits
 /// }
 /// ```
-public final class SQLiteStateMachineStore<Model>: StateMachineStore, @unchecked Sendable
+public final class SQLiteStateMachineStore<Model>: StateMachineStore, _StoreEngineBacked, @unchecked Sendable
 where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & TableRecord {
   let engine: SQLiteStepEngine<Model>
+  /// The engine the `StateMachineStore` members forward to.
+  public var _engine: any _StoreEngine<Model> { engine }
   /// Runs the held-back callbacks of steps fired inside the application's own transactions, in
   /// order, off GRDB's writer queue (a write from an `after` callback would deadlock on it).
   private let committedWork = DispatchQueue(label: "StateMachinesSQLite.committed")
@@ -54,26 +56,6 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
   /// Calls `hook` at each crash point of every transaction (PERSISTENCE.md §9 kills the process there).
   @_spi(Testing) public func onCrashPoint(_ hook: @escaping @Sendable (StoreCrashPoint) -> Void) {
     engine.lock.withLock { engine.crashHook = hook }
-  }
-
-  public func insert(_ model: Model) async throws(StateMachineStoreError) {
-    try await engine.insert(model, key: model.storeID.description)
-  }
-
-  public func load(_ id: Model.StoreID) async throws(StateMachineStoreError) -> Model? {
-    try await engine.load(id.description)
-  }
-
-  public func fire(_ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)?, options: FireOptions)
-    async throws(StateMachineStoreError) -> Fired<Model>
-  {
-    try await engine.fire(event, key: id.description, payload: payload, options: options, object: nil)
-  }
-
-  public func fire(_ event: String, on model: Model, payload: (any Encodable & Sendable)?, options: FireOptions)
-    async throws(StateMachineStoreError) -> Fired<Model>
-  {
-    try await engine.fire(event, key: model.storeID.description, payload: payload, options: options, object: model)
   }
 
   /// Fires `event` on the row with `id` inside the application's own transaction (a GRDB
@@ -114,63 +96,6 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
       db.afterNextTransaction { _ in queue.async { step.committed() } }
     }
     return written.fired
-  }
-
-  public func restore(_ id: Model.StoreID, to state: String, reason: String) async throws(StateMachineStoreError) {
-    try await engine.restore(id.description, to: state)
-  }
-
-  public func post(_ event: String, to id: Model.StoreID, after delay: Duration) async throws(StateMachineStoreError) {
-    try await engine.post(event, to: id.description, after: delay)
-  }
-
-  public func ids(in state: String, after: Model.StoreID?, limit: Int) async throws(StateMachineStoreError)
-    -> [Model.StoreID]
-  {
-    try await engine.ids(in: state, after: after?.description, limit: limit).compactMap(Model.StoreID.init)
-  }
-
-  public func count(in state: String) async throws(StateMachineStoreError) -> Int {
-    try await engine.count(in: state)
-  }
-
-  public func fireDueTimeouts(limit: Int) async throws(StateMachineStoreError) -> Int {
-    try await engine.fireDueTimeouts(limit: limit)
-  }
-
-  public func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int {
-    try await engine.deliverOutbox(limit: limit)
-  }
-
-  public func history(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredTransition] {
-    try await engine.history(of: id.description)
-  }
-
-  public func deadlines(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredDeadline] {
-    try await engine.deadlines(of: id.description)
-  }
-
-  public func verify() async throws(StateMachineStoreError) -> StoreReport {
-    try await engine.verify()
-  }
-
-  /// Moves every row stored in `old`, a state the definition may no longer have, to `new`
-  /// (P12): no callback runs, each row gets a history row with cause
-  /// `StoredTransition.Cause.migration`, and its state deadlines are replaced by those of the
-  /// new configuration. One transaction: all rows move, or none. Returns how many moved.
-  @discardableResult
-  public func migrate(from old: String, to new: String) async throws(StateMachineStoreError) -> Int {
-    try await engine.migrate(from: old, to: new)
-  }
-
-  /// The committed machine columns of a row.
-  public func storedState(of id: Model.StoreID) async throws(StateMachineStoreError) -> StoredMachineState? {
-    try await engine.storedState(id.description)
-  }
-
-  /// The messages not delivered yet, parked ones included.
-  public func pendingMessages() async throws(StateMachineStoreError) -> [OutboxMessage] {
-    try await engine.pendingMessages().map(\.message)
   }
 }
 #endif

@@ -22,7 +22,7 @@ import StateMachines
 }
 
 /// The steps of one SQLite store: reads, the transaction and its writes.
-final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: @unchecked Sendable {
+final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine, @unchecked Sendable {
   let writer: any DatabaseWriter
   let definition: StateMachineDefinition<Model>
   let table: SQLiteMachineTable

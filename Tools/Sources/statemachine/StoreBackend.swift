@@ -15,7 +15,7 @@ protocol StoreBackend {
   func storedChart(_ machine: String) async throws -> (format: String, document: String)
 
   /// The instance store of `machine`'s rows, following `definition`.
-  func instances(_ definition: StateMachineDefinition<DynamicStateMachine>, machine: String) -> any InstanceStore
+  func instances(_ definition: StateMachineDefinition<DynamicStateMachine>, machine: String) -> any StateMachineInstanceStore
 
   /// `init`: creates the library's tables when missing and stores `chart` under `machine`;
   /// `false` when the same chart was stored already. Another chart is refused, nothing written.
@@ -61,23 +61,6 @@ struct InstanceSnapshot {
   let terminated: Bool
   let deadlines: [Deadline]
 }
-
-/// The calls the commands make on an instance store: ``SQLiteInstanceStore`` and
-/// ``PostgresInstanceStore`` have them all, with the same rules (P1–P16).
-protocol InstanceStore: Sendable {
-  func insert(_ id: String) async throws(StateMachineStoreError)
-  func fire(_ event: String, on id: String, payload: (any Encodable & Sendable)?, options: FireOptions)
-    async throws(StateMachineStoreError) -> Fired<DynamicStateMachine>
-  func storedState(of id: String) async throws(StateMachineStoreError) -> StoredMachineState?
-  func history(of id: String) async throws(StateMachineStoreError) -> [StoredTransition]
-  func ids(in state: String, after: String?, limit: Int) async throws(StateMachineStoreError) -> [String]
-  func allIDs() async throws(StateMachineStoreError) -> [String]
-  func fireDueTimeouts(limit: Int) async throws(StateMachineStoreError) -> Int
-  func verify() async throws(StateMachineStoreError) -> StoreReport
-}
-
-extension SQLiteInstanceStore: InstanceStore {}
-extension PostgresInstanceStore: InstanceStore {}
 
 /// Opening the database `--db` names.
 enum StoreBackends {

@@ -8,7 +8,7 @@ import StateMachinesSQLite
 extension StoreDatabase: StoreBackend {
   var label: String { path }
 
-  func instances(_ definition: StateMachineDefinition<DynamicStateMachine>, machine: String) -> any InstanceStore {
+  func instances(_ definition: StateMachineDefinition<DynamicStateMachine>, machine: String) -> any StateMachineInstanceStore {
     SQLiteInstanceStore(pool, definition: definition, machine: machine)
   }
 

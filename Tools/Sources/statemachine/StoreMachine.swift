@@ -7,7 +7,7 @@ struct StoreMachine {
   let database: any StoreBackend
   let name: String
   let definition: StateMachineDefinition<DynamicStateMachine>
-  let store: any InstanceStore
+  let store: any StateMachineInstanceStore
 
   /// Opens the database, loads the machine's chart and runs `body`; fails when the database is
   /// missing, is not a database, lacks the library's tables or the machine.

@@ -67,7 +67,7 @@ final class PostgresStoreBackend: StoreBackend {
     await running.value
   }
 
-  func instances(_ definition: StateMachineDefinition<DynamicStateMachine>, machine: String) -> any InstanceStore {
+  func instances(_ definition: StateMachineDefinition<DynamicStateMachine>, machine: String) -> any StateMachineInstanceStore {
     PostgresInstanceStore(client, definition: definition, machine: machine)
   }
 
