@@ -74,7 +74,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
   func run(_ connection: PostgresConnection, _ statement: PostgresStatement, key: String) async throws(StateMachineStoreError)
     -> [PostgresRow]
   {
-    try await PostgresStoreFailure.database(key) {
+    if connection.isClosed { throw PostgresStoreFailure.closedBeforeSending() }
+    return try await PostgresStoreFailure.database(key) {
       try await connection.query(statement.query, logger: logger).collect()
     }
   }
@@ -158,7 +159,9 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
         do throws(StateMachineStoreError) {
           value = try await body(connection)
         } catch {
-          _ = try? await connection.query("ROLLBACK", logger: logger)
+          if !PostgresStoreFailure.endedSession(error) {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+          }
           return .failure(error)
         }
         return await commit(connection, key: key, requestID: requestID).map { value }
@@ -175,6 +178,9 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
     -> Result<Void, StateMachineStoreError>
   {
     crashPoint(.beforeCommit)
+    // A session the server ended before COMMIT was sent rolled back: nothing committed, so the
+    // outcome is known (and a COMMIT sent there could wait forever).
+    if connection.isClosed { return .failure(PostgresStoreFailure.closedBeforeSending()) }
     do {
       try await connection.query("COMMIT", logger: logger)
     } catch {

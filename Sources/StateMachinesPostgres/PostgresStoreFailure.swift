@@ -26,6 +26,17 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
     self.closedAtBegin = closedAtBegin
   }
 
+  /// SQLSTATE of `connection_failure`, given to a statement the store did not send because its
+  /// connection was already closed.
+  static let connectionFailure = "08006"
+
+  /// The failure of a statement not sent because the server had ended its connection. postgres-nio
+  /// (1.33) can leave a query sent on such a connection waiting for an answer forever, so the store
+  /// looks before it sends.
+  static func closedBeforeSending() -> StateMachineStoreError {
+    .database(PostgresStoreFailure("the connection was closed (the server ended the session)", sqlState: connectionFailure))
+  }
+
   /// SQLSTATE of `lock_not_available`: a `FOR UPDATE NOWAIT` found the row locked.
   static let lockNotAvailable = "55P03"
   /// SQLSTATE of `deadlock_detected`.
@@ -52,11 +63,38 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
     return severity == "FATAL" || severity == "PANIC" || info[.sqlState]?.hasPrefix("08") == true
   }
 
+  /// Whether a step's `error` ended its session: the server ended it (a FATAL error such as an
+  /// administrator's termination) or the connection closed. There is no transaction left to roll
+  /// back (the server rolled it back when the session ended), and a ROLLBACK sent on that
+  /// connection can wait for an answer that never comes.
+  static func endedSession(_ error: any Error) -> Bool {
+    let underlying: PSQLError
+    if case .database(let failure as PostgresStoreFailure) = error as? StateMachineStoreError,
+      failure.sqlState == connectionFailure
+    {
+      return true
+    } else if case .database(let failure as PostgresStoreFailure) = error as? StateMachineStoreError,
+      let psql = failure.underlying as? PSQLError
+    {
+      underlying = psql
+    } else if let psql = error as? PSQLError {
+      underlying = psql
+    } else {
+      return false
+    }
+    switch underlying.code {
+    case .server: return isConnectionLoss(underlying)
+    case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: return true
+    default: return false
+    }
+  }
+
   /// Whether `error` came from a connection that was already closed (the pool can hand out a
   /// connection the server ended before the pool noticed): the statement never ran.
   static func isClosedConnection(_ error: StateMachineStoreError) -> Bool {
-    guard case .database(let failure as PostgresStoreFailure) = error, let underlying = failure.underlying as? PSQLError
-    else { return false }
+    guard case .database(let failure as PostgresStoreFailure) = error else { return false }
+    if failure.sqlState == connectionFailure { return true }
+    guard let underlying = failure.underlying as? PSQLError else { return false }
     return underlying.code == .serverClosedConnection || underlying.code == .clientClosedConnection
   }
 

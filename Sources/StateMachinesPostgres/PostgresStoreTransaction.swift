@@ -68,8 +68,10 @@ public struct PostgresStoreTransaction<Model: PostgresStateMachineRecord>: Senda
     do {
       written = try await body()
     } catch {
-      _ = try? await connection.query("ROLLBACK TO SAVEPOINT sm_fire", logger: engine.logger)
-      _ = try? await connection.query("RELEASE SAVEPOINT sm_fire", logger: engine.logger)
+      if !PostgresStoreFailure.endedSession(error) {
+        _ = try? await connection.query("ROLLBACK TO SAVEPOINT sm_fire", logger: engine.logger)
+        _ = try? await connection.query("RELEASE SAVEPOINT sm_fire", logger: engine.logger)
+      }
       throw error
     }
     try await engine.run(connection, "RELEASE SAVEPOINT sm_fire", key: key)
@@ -144,7 +146,9 @@ extension PostgresStepEngine {
           do {
             value = try await body(connection, held)
           } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            if !PostgresStoreFailure.endedSession(error) {
+              _ = try? await connection.query("ROLLBACK", logger: logger)
+            }
             return .failure(error)
           }
           return await commit(connection, key: "", requestID: nil).map { value }.mapError { $0 as any Error }
