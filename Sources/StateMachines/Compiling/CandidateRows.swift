@@ -25,16 +25,18 @@ struct CandidateRows: Sendable {
   }
 
   /// The range of the candidates of (`state`, `event`) in the candidate list; empty if none.
-  @inlinable
+  /// Inlined into the step (called, it cost about a fifth more than its search).
+  @inlinable @inline(__always)
   func range(state: Int32, event: Int32) -> Range<Int> {
     guard state >= 0, Int(state) + 1 < rowStarts.count else { return 0..<0 }
     var low = Int(rowStarts[Int(state)])
-    var high = Int(rowStarts[Int(state) + 1])
+    let rowEnd = Int(rowStarts[Int(state) + 1])
+    var high = rowEnd
     while low < high {
-      let middle = (low + high) / 2
-      if events[middle] < event { low = middle + 1 } else { high = middle }
+      let middle = (low &+ high) >> 1
+      if events[middle] < event { low = middle &+ 1 } else { high = middle }
     }
-    guard low < Int(rowStarts[Int(state) + 1]), events[low] == event else { return 0..<0 }
+    guard low < rowEnd, events[low] == event else { return 0..<0 }
     return Int(candidateStarts[low])..<Int(candidateStarts[low + 1])
   }
 }
