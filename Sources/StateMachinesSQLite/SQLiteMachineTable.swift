@@ -18,7 +18,34 @@ struct SQLiteMachineTable: Sendable {
   /// Whether the table holds several machines' rows (`sm_instances`), told apart by `machine`.
   let isShared: Bool
 
+  /// The condition that selects one row, with ``row(_:)``'s arguments.
+  let rowSQL: String
+  /// The `SELECT *` of one row, built once: every step runs it (§6).
+  let selectRowSQL: String
+  /// The compare-and-set of the machine columns alone, built once (§6's fast path, P4): the
+  /// arguments are the values of ``values(_:)``, the row's (``keyValues(_:)``), then the
+  /// version the step read.
+  let updateMachineSQL: String
+
   static let machineColumns: Set<String> = ["state", "sm_version", "sm_terminated", "sm_history"]
+
+  /// The `INSERT` of one history row (P2), built once.
+  static let insertHistorySQL =
+    "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
+    + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+  init(name: String, idColumn: String, machine: String, isShared: Bool) {
+    self.name = name
+    self.idColumn = idColumn
+    self.machine = machine
+    self.isShared = isShared
+    let quotedName = name.quotedDatabaseIdentifier
+    rowSQL = isShared ? "machine = ? AND entity_id = ?" : "\(idColumn.quotedDatabaseIdentifier) = ?"
+    selectRowSQL = "SELECT * FROM \(quotedName) WHERE \(rowSQL)"
+    updateMachineSQL =
+      "UPDATE \(quotedName) SET state = ?, sm_version = ?, sm_terminated = ?, sm_history = ? "
+      + "WHERE \(rowSQL) AND sm_version = ?"
+  }
 
   /// The application's own table.
   static func own(_ name: String, idColumn: String, machine: String) -> SQLiteMachineTable {
@@ -35,7 +62,12 @@ struct SQLiteMachineTable: Sendable {
 
   /// The condition that selects the row with `key`, and its arguments.
   func row(_ key: String) -> (sql: String, arguments: StatementArguments) {
-    isShared ? ("machine = ? AND entity_id = ?", [machine, key]) : ("\(quotedID) = ?", [key])
+    (rowSQL, StatementArguments(keyValues(key)))
+  }
+
+  /// The values of ``rowSQL``'s placeholders for the row with `key`.
+  func keyValues(_ key: String) -> [DatabaseValueConvertible?] {
+    isShared ? [machine, key] : [key]
   }
 
   /// The condition that selects every row of the machine.

@@ -64,18 +64,34 @@ extension SQLiteStepEngine {
     if let requestID, let replayed = try replay(db, requestID, event: event, key: key) {
       return .done(replayed)
     }
-    guard let row = try fetchRow(db, key) else { throw .notFound(id: key) }
-    let machine = try SQLiteStoreFailure.database(key) { try table.machineState(row) }
-    if let expected, expected != machine.version {
-      throw .conflict(
-        id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
+    // The row is read in place: the fast path decodes the object from it and copies nothing.
+    let read = try withRow(db, key) { row, columns throws -> Read in
+      let machine = try columns.machineState(row)
+      if let expected, expected != machine.version {
+        throw StateMachineStoreError.conflict(
+          id: key, expectedVersion: expected, currentVersion: machine.version, currentState: machine.state)
+      }
+      if object == nil,
+        let pure = definition.pureStoreStep(event, payload: payload, from: machine, configuration: configuration)
+      {
+        // The object first: nothing is written when the row does not decode.
+        return .pure(pure, try mapping.decode(row))
+      }
+      return .full(row.copy())
     }
-    if object == nil,
-      let pure = definition.pureStoreStep(event, payload: payload, from: machine, configuration: configuration)
-    {
-      return .done(try writePure(db, pure, row, key, requestID: requestID))
+    switch read {
+    case nil: throw .notFound(id: key)
+    case .pure(let step, let model): return .done(try writePure(db, step, model, key, requestID: requestID))
+    case .full(let row): return .full(row)
     }
-    return .full(row)
+  }
+
+  /// What ``prepare(_:_:key:payload:requestID:expected:on:)`` read of the row.
+  private enum Read {
+    /// §6's fast path: the pure step, and the object decoded from the row.
+    case pure(StoreStep, Model)
+    /// The normal path, with a copy of the row.
+    case full(Row)
   }
 
   /// The step on the object (the caller's, or one loaded from `row`), then its writes.
@@ -125,14 +141,11 @@ extension SQLiteStepEngine {
     let now = clock.now.storeMilliseconds
     try SQLiteStoreFailure.database(key) {
       let owned = columns.keys.filter { $0 != table.idColumn }.sorted()
-      var assignments = owned.map { "\($0.quotedDatabaseIdentifier) = ?" }
-      assignments += ["state = ?", "sm_version = ?", "sm_terminated = ?", "sm_history = ?"]
       var values: [DatabaseValueConvertible?] = owned.map { columns[$0]! }
       values += try SQLiteMachineTable.values(step.after)
-      let filter = table.row(key)
-      try db.cached(
-        "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(filter.sql) AND sm_version = ?",
-        StatementArguments(values) + filter.arguments + [step.before.version])
+      values += table.keyValues(key)
+      values.append(step.before.version)
+      try db.cached(updateSQL(owned), StatementArguments(values))
     }
     try checkWritten(db, step, key)
     try insertHistory(db, step, key, cause: cause, requestID: requestID, dueAt: dueAt, now: now)
@@ -154,6 +167,19 @@ extension SQLiteStepEngine {
       model: model, from: step.before.state, to: step.after.state, version: step.after.version,
       transitions: step.transitions)
     return Written(step: step, fired: fired)
+  }
+
+  /// The compare-and-set `UPDATE` of the object's own columns `owned` (sorted) and the machine
+  /// columns, built once per set of columns: its arguments are `owned`'s values, the machine
+  /// columns' (``SQLiteMachineTable/values(_:)``), the row's, then the version the step read.
+  private func updateSQL(_ owned: [String]) -> String {
+    if let sql = lock.withLock({ updateStatements[owned] }) { return sql }
+    var assignments = owned.map { "\($0.quotedDatabaseIdentifier) = ?" }
+    assignments += ["state = ?", "sm_version = ?", "sm_terminated = ?", "sm_history = ?"]
+    let sql =
+      "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(table.rowSQL) AND sm_version = ?"
+    lock.withLock { updateStatements[owned] = sql }
+    return sql
   }
 
   /// Throws the conflict (P4) or `.notFound` when the compare-and-set `UPDATE` just run changed
@@ -181,8 +207,7 @@ extension SQLiteStepEngine {
           String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
         }
         try db.cached(
-          "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
-            + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          SQLiteMachineTable.insertHistorySQL,
           [
             table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
             requestID?.uuidString, dueAt?.storeMilliseconds, now,

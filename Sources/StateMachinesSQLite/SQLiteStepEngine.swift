@@ -35,6 +35,8 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine
   let lock = NSLock()
   var handlers: [String: @Sendable (OutboxMessage) async throws -> Void] = [:]
   var crashHook: (@Sendable (StoreCrashPoint) -> Void)?
+  /// The full path's `UPDATE`s by the object's own columns, built once per set of columns.
+  var updateStatements: [[String]: String] = [:]
 
   init(
     writer: any DatabaseWriter, definition: StateMachineDefinition<Model>, table: SQLiteMachineTable,
@@ -123,10 +125,24 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine
 
   /// The row with `key`, or `nil`.
   func fetchRow(_ db: Database, _ key: String) throws(StateMachineStoreError) -> Row? {
-    let filter = table.row(key)
-    return try SQLiteStoreFailure.database(key) {
-      try Row.fetchOne(
-        try db.cachedStatement(sql: "SELECT * FROM \(table.quotedName) WHERE \(filter.sql)"), arguments: filter.arguments)
+    try SQLiteStoreFailure.database(key) {
+      try Row.fetchOne(try db.cachedStatement(sql: table.selectRowSQL), arguments: table.row(key).arguments)
+    }
+  }
+
+  /// Runs `body` on the row with `key` as SQLite returns it, not copied, with where its machine
+  /// columns are; `nil` when there is no such row. The row is valid only inside `body`.
+  func withRow<T>(
+    _ db: Database, _ key: String, _ body: (Row, SQLiteMachineColumns) throws -> T
+  ) throws(StateMachineStoreError) -> T? {
+    try SQLiteStoreFailure.database(key) {
+      let statement = try db.cachedStatement(sql: table.selectRowSQL)
+      let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(table.keyValues(key)))
+      // The cursor resets the statement when it goes, right after `body`.
+      return try withExtendedLifetime(cursor) {
+        guard let row = try cursor.next() else { return nil }
+        return try body(row, try SQLiteMachineColumns(statement))
+      }
     }
   }
 
