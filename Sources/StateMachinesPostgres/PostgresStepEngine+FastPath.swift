@@ -1,7 +1,6 @@
 // The fast path of PERSISTENCE.md §6: a fire by id whose step runs no code needs no object, so
-// one statement replaces the lock, the update and the history insert: `UPDATE … FROM (SELECT …
-// FOR UPDATE) old` maps the locked row's state through the event's pure transitions, and its
-// `RETURNING` feeds the history `INSERT` and gives the result's row.
+// one statement (``PostgresFastPlan``) replaces the lock, the update and the history insert. On
+// its own it runs in autocommit, one round trip: the statement is its own transaction (P1).
 
 #if PostgreSQL
 import Foundation
@@ -9,76 +8,93 @@ import PostgresNIO
 import StateMachines
 
 extension PostgresStepEngine {
-  /// Fires `event` on the row with `key` in one statement when the row's state takes a pure step
-  /// (``StateMachineDefinition/pureStoreTransitions(_:configuration:)``); `nil`, with nothing
-  /// written, when it does not (no such row, terminated, a state whose step needs the object or
-  /// rejects the event): the caller then takes the normal path, whose `SELECT … FOR UPDATE`
-  /// finds the row this statement may have locked.
+  /// Fires `event` on the row with `key` in one statement in autocommit, when the row's state
+  /// takes a pure step (``StateMachineDefinition/pureStoreTransitions(_:configuration:)``); `nil`,
+  /// with nothing written, when it does not (no such row, terminated, a state whose step needs
+  /// the object or rejects the event, a writer that committed since the statement read the
+  /// row): the caller then takes the locked path, which tells these apart (P3).
   ///
-  /// Same rows as the normal path: the machine columns at version + 1 (P4: the lock and the
-  /// version of the locked row; the own columns are untouched, no code ran), one history row
-  /// (P2); no deadline row (P8: a pure step leaves and enters no timed state), no outbox message
-  /// (P16). Only without a request id: a recorded one must be replayed after the lock (P6).
+  /// Without a request id only: a recorded one must be replayed after the lock (P6). As the
+  /// statement commits itself, one whose connection fails may have committed:
+  /// `.commitOutcomeUnknown` (P6), unless the pooled connection was closed before it was sent.
+  func fireFast(_ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool)
+    async throws(StateMachineStoreError) -> Fired<Model>?
+  {
+    if case .some(.none) = fastPlans.plan(for: event) { return nil }
+    let sent: Result<(PostgresFastPlan, [PostgresRow]), any Error>?
+    do {
+      sent = try await client.withConnection { connection -> Result<(PostgresFastPlan, [PostgresRow]), any Error>? in
+        guard !connection.isClosed, let plan = try await fastPlan(event, connection) else { return nil }
+        let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait)
+        do {
+          return .success((plan, try await connection.query(statement.query, logger: logger).collect()))
+        } catch {
+          return .failure(error)
+        }
+      }
+    } catch {
+      throw PostgresStoreFailure.map(error, key: key)
+    }
+    switch sent {
+    case nil:
+      return nil
+    case .failure(let error) where PostgresStoreFailure.isConnectionLoss(error):
+      throw .commitOutcomeUnknown(requestID: nil, underlying: error)
+    case .failure(let error):
+      throw PostgresStoreFailure.map(error, key: key)
+    case .success((let plan, let rows)):
+      guard let row = rows.first else { return nil }
+      crashPoint(.afterCommit)
+      return try fastWritten(row, plan, key: key, payload: payload).fired
+    }
+  }
+
+  /// The fast path inside an open transaction (an application's, or a fire's own): the same
+  /// statement, committed with the transaction; `nil`, with nothing written, as for
+  /// ``fireFast(_:key:payload:noWait:)``, and the caller's `SELECT … FOR UPDATE` finds the row.
   func fastFire(
     _ connection: PostgresConnection, _ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool
   ) async throws(StateMachineStoreError) -> Written? {
-    let transitions = definition.pureStoreTransitions(event, configuration: configuration)
-    guard let anyStep = transitions.first.flatMap({ pure in
-      definition.pureStoreStep(
-        event, payload: payload, from: StoredMachineState(state: pure.from), configuration: configuration)
-    }) else { return nil }
-    let transitionEvent = anyStep.transitions[0].event
-    let idType = try await idType(connection)
-    var statement = PostgresStatement()
-    let locked = table.row(key, idType: idType, &statement)
-    let map = transitions.map { "(CAST(\(statement.bind($0.from)) AS text), CAST(\(statement.bind($0.to)) AS text))" }
-    let target = table.row(key, idType: idType, &statement)
-    let returned = table.selectList(mapping.columns) + ", sm_old_state"
-    statement.sql = """
-      WITH moved AS (
-        UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
-          FROM (SELECT state AS sm_old_state, sm_version AS sm_old_version FROM \(table.quotedName)
-                 WHERE \(locked) AND NOT sm_terminated FOR UPDATE\(noWait ? " NOWAIT" : "")) old
-          JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state
-         WHERE \(target) AND sm_version = old.sm_old_version
-        RETURNING \(returned))
-      """
-    if configuration.history {
-      let at: String
-      if case .database = clock { at = "clock_timestamp()" } else { at = statement.bind(clock.now) }
-      let encoded = try PostgresStoreFailure.sync(key) {
-        try payload.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-      }
-      statement.sql += """
-        , history AS (
-          INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload,
-            request_id, due_at, at)
-          SELECT \(statement.bind(table.machine)), \(statement.bind(key)), sm_version, \(statement.bind(transitionEvent)),
-            sm_old_state, state, \(statement.bind(StoredTransition.Cause.event.rawValue)),
-            CAST(\(statement.bind(encoded)) AS json), NULL, NULL, \(at) FROM moved)
-        """
-    }
-    // `*`: the select list names the id twice (the column, then the key as text).
-    statement.sql += "\nSELECT * FROM moved"
+    guard let plan = try await fastPlan(event, connection) else { return nil }
+    let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait)
     guard let row = try await run(connection, statement, key: key).first else { return nil }
     // One statement took the lock and wrote: both points are passed at once, nothing committed.
     crashPoint(.afterLock)
     crashPoint(.afterWrite)
-    let offset = mapping.columns.count
-    let (before, model) = try PostgresStoreFailure.sync(key) {
-      (try row.makeRandomAccess()[offset + 5].decode(String.self), try mapping.decode(row))
+    return try fastWritten(row, plan, key: key, payload: payload)
+  }
+
+  /// The statement of one fast fire: the payload encoded as JSON for the history row.
+  private func fastStatement(
+    _ plan: PostgresFastPlan, key: String, payload: (any Encodable & Sendable)?, noWait: Bool
+  ) throws(StateMachineStoreError) -> PostgresStatement {
+    try PostgresStoreFailure.sync(key) {
+      try plan.statement(
+        key: key, payload: try payload.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
+        at: clock.now, noWait: noWait)
     }
-    let after = try machineState(row, key)
-    guard
-      let step = definition.pureStoreStep(
-        event, payload: payload, from: StoredMachineState(state: before, version: after.version - 1),
-        configuration: configuration)
-    else { throw .database(PostgresStoreFailure("the fast path wrote a step the definition does not take")) }
-    try definition.load(step.after, into: model, id: key)
-    let fired = Fired(
-      model: model, from: step.before.state, to: step.after.state, version: step.after.version,
-      transitions: step.transitions)
-    return Written(step: step, fired: fired)
+  }
+
+  /// The fire's result from the row the statement wrote: its own columns, its machine columns,
+  /// then the state it left. The step is the one ``StateMachineDefinition/pureStoreStep(_:payload:from:configuration:)``
+  /// gives: one microstep, nothing held back for after the commit (P5).
+  private func fastWritten(_ row: PostgresRow, _ plan: PostgresFastPlan, key: String, payload: (any Sendable)?)
+    throws(StateMachineStoreError) -> Written
+  {
+    let offset = mapping.columns.count
+    let (model, after, before) = try PostgresStoreFailure.sync(key) {
+      (
+        try mapping.decode(row), try PostgresMachineTable.machineState(row, offset: offset),
+        try row.makeRandomAccess()[offset + 5].decode(String.self)
+      )
+    }
+    guard plan.targets[before] == after.state else {
+      throw .database(PostgresStoreFailure("the fast path wrote a step the definition does not take"))
+    }
+    try definition.load(after, into: model, id: key)
+    let transition = CompletedTransition(from: before, event: plan.event, to: after.state, payload: payload)
+    let fired = Fired(model: model, from: before, to: after.state, version: after.version, transitions: [transition])
+    return Written(step: nil, fired: fired)
   }
 }
 #endif

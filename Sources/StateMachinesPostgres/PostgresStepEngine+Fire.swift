@@ -1,5 +1,5 @@
-// Firing an event on a row (P3, P4, P6) and writing a step (P1, P2, P8, P16), statement by
-// statement as PERSISTENCE.md §6 lists them.
+// Firing an event on a row (P3, P4, P6), as PERSISTENCE.md §6 lists it: the fast path for a step
+// that runs no code, else the locked step, whose write is in PostgresStepEngine+Write.swift.
 
 #if PostgreSQL
 import Foundation
@@ -12,6 +12,12 @@ extension PostgresStepEngine {
   func fire(
     _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, object: Model?
   ) async throws(StateMachineStoreError) -> Fired<Model> {
+    // §6's fast path: one statement in autocommit; when it writes nothing, the locked step.
+    if object == nil, options.requestID == nil,
+      let fired = try await fireFast(event, key: key, payload: payload, noWait: options.lock == .noWait)
+    {
+      return fired
+    }
     var expected: Int64?
     var copy: Model?
     if let object {
@@ -28,19 +34,20 @@ extension PostgresStepEngine {
         connection throws(StateMachineStoreError) in
         try await self.step(
           connection, event, key: key, payload: payload, requestID: options.requestID,
-          noWait: options.lock == .noWait, expected: expectedVersion, on: onObject)
+          noWait: options.lock == .noWait, expected: expectedVersion, on: onObject, fast: false)
       }
       written.step?.committed()
       return written.fired
     }
   }
 
-  /// One fire inside the transaction. By id: lock the row (`FOR UPDATE`, P3), replay a recorded
-  /// request id's outcome (P6), load a fresh object, run the step and write it. On an object:
-  /// no lock, the write's compare-and-set decides (P4).
+  /// One fire inside the transaction. By id: the fast path unless `fast` is false (the caller
+  /// tried it already), else lock the row (`FOR UPDATE`, P3), replay a recorded request id's
+  /// outcome (P6), load a fresh object, run the step and write it. On an object: no lock, the
+  /// write's compare-and-set decides (P4).
   func step(
     _ connection: PostgresConnection, _ event: String, key: String, payload: (any Encodable & Sendable)?,
-    requestID: UUID?, noWait: Bool, expected: Int64?, on object: Model?
+    requestID: UUID?, noWait: Bool, expected: Int64?, on object: Model?, fast: Bool = true
   ) async throws(StateMachineStoreError) -> Written {
     if let object, let expected {
       if let requestID, let replayed = try await replay(connection, requestID, event: event, key: key) {
@@ -59,7 +66,7 @@ extension PostgresStepEngine {
       return try await write(connection, step, object, key, cause: .event, requestID: requestID, dueAt: nil)
     }
     // §6's fast path: a step that runs no code, in one statement (without a request id, P6).
-    if requestID == nil, let written = try await fastFire(connection, event, key: key, payload: payload, noWait: noWait) {
+    if fast, requestID == nil, let written = try await fastFire(connection, event, key: key, payload: payload, noWait: noWait) {
       return written
     }
     guard let row = try await lockRow(connection, key, noWait: noWait) else { throw .notFound(id: key) }
@@ -98,139 +105,6 @@ extension PostgresStepEngine {
       model: try fresh(row, key), from: first.3, to: last.4, version: last.2, transitions: transitions,
       replayed: true)
     return Written(step: nil, fired: fired)
-  }
-
-  /// Writes a step, everything in the open transaction: the row by compare-and-set on the
-  /// version, `RETURNING` the new one (P4; zero rows is a conflict), with the object's own
-  /// columns; a history row per microstep (P2); the exited states' deadlines deleted and the
-  /// armed ones inserted (P8); the outbox messages (P16).
-  func write(
-    _ connection: PostgresConnection, _ step: StoreStep, _ model: Model, _ key: String, cause: StoredTransition.Cause,
-    requestID: UUID?, dueAt: Date?
-  ) async throws(StateMachineStoreError) -> Written {
-    let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(model) }
-    let messages = try outboxMessages(step, model, key)
-    let idType = try await idType(connection)
-    var update = PostgresStatement(binds: binds)
-    var assignments = mapping.columns.enumerated().filter { $0.element != table.idColumn }.map {
-      "\($0.element.quotedIdentifier) = $\($0.offset + 1)"
-    }
-    let machineValues = try PostgresStoreFailure.sync(key) { try PostgresMachineTable.bind(step.after, &update) }
-    assignments += zip(["state", "sm_version", "sm_terminated", "sm_history"], machineValues).map { "\($0) = \($1)" }
-    let filter = table.row(key, idType: idType, &update)
-    update.sql = """
-      UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", "))
-       WHERE \(filter) AND sm_version = \(update.bind(step.before.version)) RETURNING sm_version
-      """
-    guard try await run(connection, update, key: key).count == 1 else {
-      guard let current = try await current(connection, key) else { throw .notFound(id: key) }
-      throw .conflict(
-        id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
-    }
-    if configuration.history && !step.transitions.isEmpty {
-      try await insertHistory(connection, step, key, cause: cause, requestID: requestID, dueAt: dueAt)
-    }
-    try await disarm(connection, step.exited, key)
-    try await arm(connection, step, key)
-    for message in messages {
-      var insert = PostgresStatement()
-      let time = self.now(&insert)
-      insert.sql = """
-        INSERT INTO sm_outbox (machine, entity_id, version, topic, payload, available_at, created_at)
-        VALUES (\(insert.bind(table.machine)), \(insert.bind(key)), \(insert.bind(message.version)),
-          \(insert.bind(message.topic)), CAST(\(insert.bind(String(decoding: message.payload, as: UTF8.self))) AS json),
-          \(time), \(time))
-        """
-      try await run(connection, insert, key: key)
-    }
-    try await wakeSchedulers(connection, armed: step.armed.map(\.delay), messages: messages.count, key: key)
-    crashPoint(.afterWrite)
-    let fired = Fired(
-      model: model, from: step.before.state, to: step.after.state, version: step.after.version,
-      transitions: step.transitions)
-    return Written(step: step, fired: fired)
-  }
-
-  /// One history row per microstep, in one statement (P2); each carries the step's request id (P6).
-  private func insertHistory(
-    _ connection: PostgresConnection, _ step: StoreStep, _ key: String, cause: StoredTransition.Cause, requestID: UUID?,
-    dueAt: Date?
-  ) async throws(StateMachineStoreError) {
-    var insert = PostgresStatement()
-    let at: String
-    if case .database = clock { at = "clock_timestamp()" } else { at = insert.bind(clock.now) }
-    let machine = insert.bind(table.machine)
-    let entity = insert.bind(key)
-    let causeValue = insert.bind(cause.rawValue)
-    let request = "CAST(\(insert.bind(requestID)) AS uuid)"
-    let due = "CAST(\(insert.bind(dueAt)) AS timestamptz)"
-    var rows: [String] = []
-    var version = step.before.version
-    for transition in step.transitions {
-      version += 1
-      let payload = try PostgresStoreFailure.sync(key) {
-        try (transition.payload as? any Encodable).map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-      }
-      rows.append(
-        "(\(machine), \(entity), \(insert.bind(version)), \(insert.bind(transition.event)), "
-          + "\(insert.bind(transition.from)), \(insert.bind(transition.to)), \(causeValue), "
-          + "CAST(\(insert.bind(payload)) AS json), \(request), \(due), \(at))")
-    }
-    insert.sql = """
-      INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload,
-        request_id, due_at, at) VALUES \(rows.joined(separator: ", "))
-      """
-    try await run(connection, insert, key: key)
-  }
-
-  /// The step's outbox messages, made before anything is written: a `make` that throws rolls the
-  /// step back (P16).
-  private func outboxMessages(_ step: StoreStep, _ model: Model, _ key: String) throws(StateMachineStoreError)
-    -> [OutboxMessage]
-  {
-    var messages: [OutboxMessage] = []
-    var version = step.before.version
-    for transition in step.transitions {
-      version += 1
-      for rule in configuration.outboxRules where rule.event == transition.event {
-        do {
-          let payload = try JSONEncoder().encode(try rule.make(model, transition))
-          messages.append(OutboxMessage(id: 0, entityID: key, version: version, topic: rule.topic, payload: payload))
-        } catch {
-          throw .callbackFailed(event: transition.event, underlying: error)
-        }
-      }
-    }
-    return messages
-  }
-
-  /// Deletes the deadline rows of the states a step exited or entered again (P8).
-  func disarm(_ connection: PostgresConnection, _ states: [String], _ key: String) async throws(StateMachineStoreError) {
-    guard !states.isEmpty else { return }
-    var statement = PostgresStatement()
-    statement.sql = """
-      DELETE FROM sm_deadlines WHERE machine = \(statement.bind(table.machine)) AND entity_id = \(statement.bind(key))
-         AND state = ANY(\(statement.bind(states)))
-      """
-    try await run(connection, statement, key: key)
-  }
-
-  /// Inserts the deadline rows a step armed, due on the store's clock (P8, P15).
-  func arm(_ connection: PostgresConnection, _ step: StoreStep, _ key: String) async throws(StateMachineStoreError) {
-    guard !step.armed.isEmpty else { return }
-    var statement = PostgresStatement()
-    let time = self.now(&statement)
-    let machine = statement.bind(table.machine)
-    let entity = statement.bind(key)
-    let version = statement.bind(step.after.version)
-    let rows = step.armed.map { timeout in
-      "(\(machine), \(entity), \(statement.bind(timeout.state)), \(statement.bind(timeout.event)), \(version), "
-        + "\(plus(time, timeout.delay, &statement)))"
-    }
-    statement.sql =
-      "INSERT INTO sm_deadlines (machine, entity_id, state, event, armed_version, due_at) VALUES "
-      + rows.joined(separator: ", ")
-    try await run(connection, statement, key: key)
   }
 
   /// Puts the row into `state` without callbacks: one history row, deadlines re-armed.

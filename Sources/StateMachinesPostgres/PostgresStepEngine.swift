@@ -38,6 +38,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
   var crashHook: (@Sendable (PostgresStoreCrashPoint) -> Void)?
   /// The SQL type of the id column, read from the catalog on first use.
   private var cachedIDType: String?
+  /// The fast path's statements, by event (§6).
+  let fastPlans = PostgresFastPlans()
 
   /// How often a transaction the server aborted to break a deadlock is run again.
   static var deadlockRetries: Int { 3 }

@@ -1,0 +1,129 @@
+// The row-independent half of the fast path (PERSISTENCE.md §6): for one event, the map of its
+// pure steps, the statement's text and its constant binds, made once per event and store, so
+// that a fire only binds its key and payload and sends one statement.
+
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+import StateMachines
+
+/// The fast path of one event, as far as it does not depend on the row: what
+/// ``StateMachineDefinition/pureStoreTransitions(_:configuration:)`` says of the event, as SQL.
+struct PostgresFastPlan: Sendable {
+  /// The event as the history row and the result name it (the transition's).
+  let event: String
+  /// The state each pure step enters, by the state it leaves.
+  let targets: [String: String]
+  /// The statement's text when it waits for the row's lock, and when it does not (`NOWAIT`).
+  let sql: String
+  let noWaitSQL: String
+  /// The binds `$1…$n` of the text: the map of states, the machine, the event and the cause.
+  let constants: PostgresBindings
+  /// Whether the statement writes a history row, whose payload (and time, unless the store's
+  /// clock is the database's) the fire binds.
+  let history: Bool
+  let bindsTime: Bool
+
+  /// The statement of one fire on the row with `key`: the constants, then the key and, for the
+  /// history row, the payload as JSON text and the time `at`.
+  func statement(key: String, payload: @autoclosure () throws -> String?, at: @autoclosure () -> Date, noWait: Bool)
+    rethrows -> PostgresStatement
+  {
+    var statement = PostgresStatement(noWait ? noWaitSQL : sql, binds: constants)
+    _ = statement.bind(key)
+    if history { _ = statement.bind(try payload()) }
+    if bindsTime { _ = statement.bind(at()) }
+    return statement
+  }
+}
+
+/// The fast plans of one store, by event: `nil` for an event that never takes a pure step.
+final class PostgresFastPlans: @unchecked Sendable {
+  private let lock = NSLock()
+  private var plans: [String: PostgresFastPlan?] = [:]
+
+  /// The plan of `event`: `.some(nil)` when the event has none, `nil` when not made yet.
+  func plan(for event: String) -> PostgresFastPlan?? {
+    lock.withLock { plans[event] }
+  }
+
+  func store(_ plan: PostgresFastPlan?, for event: String) {
+    lock.withLock { plans[event] = .some(plan) }
+  }
+}
+
+extension PostgresStepEngine {
+  /// The fast plan of `event`, made on first use (the id column's type may need `connection`).
+  func fastPlan(_ event: String, _ connection: PostgresConnection) async throws(StateMachineStoreError)
+    -> PostgresFastPlan?
+  {
+    if let known = fastPlans.plan(for: event) { return known }
+    let plan = makeFastPlan(event, idType: try await idType(connection))
+    fastPlans.store(plan, for: event)
+    return plan
+  }
+
+  /// The plan of `event`, or `nil` when no state takes a pure step on it.
+  ///
+  /// One statement in three parts. `old` reads the row's state and version (with `NOWAIT`, it
+  /// locks the row or fails at once, P3). `moved` writes the row through the event's map of
+  /// states, at version + 1, only while the row is still at the version `old` read (P4): a
+  /// writer that committed in between makes it write nothing, and the caller takes the locked
+  /// path, which evaluates the event against the committed row (P3). `history` inserts one row
+  /// from `moved`'s, so it runs after the write and only for a write (P1, P2). Own columns are
+  /// untouched (no code ran); no deadline or outbox row (a pure step has none, P8, P16).
+  func makeFastPlan(_ event: String, idType: String) -> PostgresFastPlan? {
+    let transitions = definition.pureStoreTransitions(event, configuration: configuration)
+    guard
+      let first = transitions.first,
+      let step = definition.pureStoreStep(
+        event, payload: nil, from: StoredMachineState(state: first.from), configuration: configuration)
+    else { return nil }
+    var constants = PostgresStatement()
+    let map = transitions.map {
+      "(CAST(\(constants.bind($0.from)) AS text), CAST(\(constants.bind($0.to)) AS text))"
+    }
+    let machine = table.isShared || configuration.history ? constants.bind(table.machine) : ""
+    let eventName = step.transitions[0].event
+    var history: (event: String, cause: String)?
+    if configuration.history { history = (constants.bind(eventName), constants.bind(StoredTransition.Cause.event.rawValue)) }
+    let key = "$\(constants.binds.count + 1)"
+    let payload = "$\(constants.binds.count + 2)"
+    let at = clock.isDatabase ? "clock_timestamp()" : "$\(constants.binds.count + 3)"
+    let row = table.isShared ? "machine = \(machine) AND entity_id = \(key)" : "\(table.quotedID) = CAST(\(key) AS \(idType))"
+    func sql(noWait: Bool) -> String {
+      var sql = """
+        WITH moved AS (
+          UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
+            FROM (SELECT state AS sm_old_state, sm_version AS sm_old_version FROM \(table.quotedName)
+                   WHERE \(row) AND NOT sm_terminated\(noWait ? " FOR UPDATE NOWAIT" : "")) old
+            JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state
+           WHERE \(row) AND sm_version = old.sm_old_version
+          RETURNING \(table.selectList(mapping.columns)), sm_old_state)
+        """
+      if let history {
+        sql += """
+          , history AS (
+            INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, at)
+            SELECT \(machine), \(key), sm_version, \(history.event), sm_old_state, state, \(history.cause),
+              CAST(\(payload) AS json), \(at) FROM moved)
+          """
+      }
+      // `*`: the select list names the id twice (the column, then the key as text).
+      return sql + "\nSELECT * FROM moved"
+    }
+    return PostgresFastPlan(
+      event: eventName, targets: Dictionary(transitions.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first }),
+      sql: sql(noWait: false), noWaitSQL: sql(noWait: true), constants: constants.binds,
+      history: configuration.history, bindsTime: configuration.history && !clock.isDatabase)
+  }
+}
+
+extension StoreClock {
+  /// Whether this is the database's clock (P15).
+  var isDatabase: Bool {
+    if case .database = self { return true }
+    return false
+  }
+}
+#endif
