@@ -27,7 +27,7 @@ extension PostgresStepEngine {
         guard !connection.isClosed, let plan = try await fastPlan(event, connection) else { return nil }
         let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait)
         do {
-          return .success((plan, try await connection.query(statement.query, logger: logger).collect()))
+          return .success((plan, try await connection.answered(statement.query, logger: logger)))
         } catch {
           return .failure(error)
         }

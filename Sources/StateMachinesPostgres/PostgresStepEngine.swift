@@ -76,9 +76,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
   func run(_ connection: PostgresConnection, _ statement: PostgresStatement, key: String) async throws(StateMachineStoreError)
     -> [PostgresRow]
   {
-    if connection.isClosed { throw PostgresStoreFailure.closedBeforeSending() }
-    return try await PostgresStoreFailure.database(key) {
-      try await connection.query(statement.query, logger: logger).collect()
+    try await PostgresStoreFailure.database(key) {
+      try await connection.answered(statement.query, logger: logger)
     }
   }
 
@@ -162,7 +161,7 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
           value = try await body(connection)
         } catch {
           if !PostgresStoreFailure.endedSession(error) {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await connection.answered("ROLLBACK", logger: logger)
           }
           return .failure(error)
         }
@@ -184,12 +183,12 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
     // outcome is known (and a COMMIT sent there could wait forever).
     if connection.isClosed { return .failure(PostgresStoreFailure.closedBeforeSending()) }
     do {
-      try await connection.query("COMMIT", logger: logger)
+      _ = try await connection.answered("COMMIT", logger: logger)
     } catch {
       if PostgresStoreFailure.isConnectionLoss(error) {
         return .failure(.commitOutcomeUnknown(requestID: requestID, underlying: error))
       }
-      _ = try? await connection.query("ROLLBACK", logger: logger)
+      _ = try? await connection.answered("ROLLBACK", logger: logger)
       return .failure(PostgresStoreFailure.map(error, key: key))
     }
     crashPoint(.afterCommit)

@@ -34,8 +34,11 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
   /// (1.33) can leave a query sent on such a connection waiting for an answer forever, so the store
   /// looks before it sends.
   static func closedBeforeSending() -> StateMachineStoreError {
-    .database(PostgresStoreFailure("the connection was closed (the server ended the session)", sqlState: connectionFailure))
+    .database(PostgresStoreFailure(closedMessage, sqlState: connectionFailure))
   }
+
+  /// What a statement whose connection closed under it says.
+  static let closedMessage = "the connection was closed (the server ended the session)"
 
   /// SQLSTATE of `lock_not_available`: a `FOR UPDATE NOWAIT` found the row locked.
   static let lockNotAvailable = "55P03"

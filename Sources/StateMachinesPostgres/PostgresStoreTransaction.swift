@@ -69,8 +69,8 @@ public struct PostgresStoreTransaction<Model: PostgresStateMachineRecord>: Senda
       written = try await body()
     } catch {
       if !PostgresStoreFailure.endedSession(error) {
-        _ = try? await connection.query("ROLLBACK TO SAVEPOINT sm_fire", logger: engine.logger)
-        _ = try? await connection.query("RELEASE SAVEPOINT sm_fire", logger: engine.logger)
+        _ = try? await connection.answered("ROLLBACK TO SAVEPOINT sm_fire", logger: engine.logger)
+        _ = try? await connection.answered("RELEASE SAVEPOINT sm_fire", logger: engine.logger)
       }
       throw error
     }
@@ -147,7 +147,7 @@ extension PostgresStepEngine {
             value = try await body(connection, held)
           } catch {
             if !PostgresStoreFailure.endedSession(error) {
-              _ = try? await connection.query("ROLLBACK", logger: logger)
+              _ = try? await connection.answered("ROLLBACK", logger: logger)
             }
             return .failure(error)
           }

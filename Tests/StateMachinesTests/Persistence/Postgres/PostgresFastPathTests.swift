@@ -97,8 +97,7 @@ struct PostgresFastPathTests {
   }
 
   @Test(
-    "P6: a fast fire whose session ends during its statement is .commitOutcomeUnknown; the server rolled it back",
-    .disabled("hangs: the fire does not return once the server ends its session, as in PostgresProcessTests' known issue"))
+    "P6: a fast fire whose session ends during its statement is .commitOutcomeUnknown; the server rolled it back")
   func sessionEndedDuringTheStatement() async throws {
     let store = try await switches()
     let id = StoreTestIDs.next()
