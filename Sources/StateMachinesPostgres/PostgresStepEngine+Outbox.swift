@@ -24,9 +24,11 @@ extension PostgresStepEngine {
          AND available_at <= \(time) ORDER BY id LIMIT \(claim.bind(max(0, limit))) FOR UPDATE SKIP LOCKED)
       RETURNING id, entity_id, version, topic, payload::text, attempts
       """
-    let claimed = try await PostgresStoreFailure.database("") {
-      try await client.query(claim.query, logger: logger).collect().map(Self.message).sorted { $0.id < $1.id }
-    }
+    // Through `read`: a pooled connection the server ended is skipped (a claim that ran extends
+    // leases only; the messages come again, at least once, P16).
+    let claiming = claim
+    let rows = try await read("") { connection throws(StateMachineStoreError) in try await run(connection, claiming, key: "") }
+    let claimed = try PostgresStoreFailure.sync("") { try rows.map(Self.message).sorted { $0.id < $1.id } }
     var delivered = 0
     for message in claimed {
       var failure: String?
@@ -46,8 +48,8 @@ extension PostgresStepEngine {
         done.sql = "DELETE FROM sm_outbox WHERE id = \(done.bind(message.id))"
       }
       let statement = done
-      _ = try await PostgresStoreFailure.database(message.entityID) {
-        try await client.query(statement.query, logger: logger)
+      _ = try await read(message.entityID) { connection throws(StateMachineStoreError) in
+        try await run(connection, statement, key: message.entityID)
       }
       if failure == nil { delivered += 1 }
     }

@@ -247,9 +247,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
     statement.sql =
       "SELECT "
       + mapping.columns.enumerated().map { "$\($0.offset + 1) AS \($0.element.quotedIdentifier)" }.joined(separator: ", ")
-    let rows = try await PostgresStoreFailure.database(key) {
-      try await client.query(statement.query, logger: logger).collect()
-    }
+    let select = statement
+    let rows = try await read(key) { connection throws(StateMachineStoreError) in try await run(connection, select, key: key) }
     guard let row = rows.first else { throw .database(PostgresStoreFailure("no copy of row \(key)")) }
     return try PostgresStoreFailure.sync(key) { try mapping.decode(row) }
   }

@@ -112,10 +112,9 @@ struct PostgresFastPathTests {
     var terminated = false
     for _ in 0..<200 where !terminated {
       try await Task.sleep(for: .milliseconds(25))
-      let terminate = PostgresQuery(
-        unsafeSQL: "SELECT count(pg_terminate_backend(pid)) > 0 FROM pg_stat_activity WHERE datname = current_database() "
+      let rows = try await database.query(
+        "SELECT count(pg_terminate_backend(pid)) > 0 FROM pg_stat_activity WHERE datname = current_database() "
           + "AND query LIKE 'WITH moved%' AND wait_event = 'PgSleep' AND pid <> pg_backend_pid()")
-      let rows = try await database.client.query(terminate, logger: PostgresStepLogger.logger).collect()
       terminated = try #require(rows.first).decode(Bool.self)
     }
     #expect(terminated)

@@ -130,12 +130,29 @@ final class PostgresTestDatabase: Sendable {
 
   /// Runs `sql` on the test schema.
   func execute(_ sql: String) async throws {
-    do {
-      try await client.query(PostgresQuery(unsafeSQL: sql), logger: PostgresStepLogger.logger)
-    } catch {
-      // postgres-nio's description hides the server's message.
-      throw PostgresTestFailure("\(sql): \(String(reflecting: error))")
+    _ = try await query(sql)
+  }
+
+  /// The rows of `sql`, on a pooled connection that is still open. After a test ends a session,
+  /// the pool can hand that connection out once more, and postgres-nio (1.33) may never answer a
+  /// query sent on it (seen as a test that hung).
+  func query(_ sql: String) async throws -> [PostgresRow] {
+    // The pool notices a closed connection only after a while: look again, for up to 5 s.
+    for attempt in 0..<100 {
+      if attempt > 0 { try await Task.sleep(for: .milliseconds(50)) }
+      let rows: [PostgresRow]?
+      do {
+        rows = try await client.withConnection { connection -> [PostgresRow]? in
+          guard !connection.isClosed else { return nil }
+          return try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresStepLogger.logger).collect()
+        }
+      } catch {
+        // postgres-nio's description hides the server's message.
+        throw PostgresTestFailure("\(sql): \(String(reflecting: error))")
+      }
+      if let rows { return rows }
     }
+    throw PostgresTestFailure("\(sql): every pooled connection handed out was closed")
   }
 
   /// Creates the schema, the library's tables and `Record`'s table, when missing.

@@ -23,12 +23,7 @@ struct PostgresStoreTests {
 
   /// One value of a one-row query.
   func value<T: PostgresDecodable>(_ sql: String, as type: T.Type) async throws -> T {
-    do {
-      let rows = try await database.client.query(PostgresQuery(unsafeSQL: sql), logger: PostgresStepLogger.logger).collect()
-      return try #require(rows.first).decode(T.self)
-    } catch let error as PSQLError {
-      throw PostgresTestFailure("\(sql): \(String(reflecting: error))")
-    }
+    try #require(try await database.query(sql).first).decode(T.self)
   }
 
   @Test("P3, P10: NOWAIT on a row another transaction holds is .locked; a scheduler pass skips it without waiting")

@@ -18,11 +18,7 @@ struct PostgresWorkerSchema {
 
   /// The rows `sql` selects.
   func rows(_ sql: String) async throws -> [PostgresRow] {
-    do {
-      return try await database.client.query(PostgresQuery(unsafeSQL: sql), logger: PostgresStepLogger.logger).collect()
-    } catch {
-      throw PostgresTestFailure("\(sql): \(String(reflecting: error))")
-    }
+    try await database.query(sql)
   }
 
   /// The one integer `sql` selects (cast it to `bigint`: SUM is `numeric`).
