@@ -23,7 +23,7 @@ extension PostgresStepEngine {
     requestID: UUID?, dueAt: Date?
   ) async throws(StateMachineStoreError) -> Written {
     let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(model) }
-    let messages = try outboxMessages(step, model, key)
+    let messages = try configuration.outboxMessages(for: step, model: model, key: key)
     let idType = try await idType(connection)
     var statement = PostgresStatement(binds: binds)
     var assignments = mapping.columns.enumerated().filter { $0.element != table.idColumn }.map {
@@ -149,25 +149,5 @@ extension PostgresStepEngine {
     try await run(connection, statement, key: key)
   }
 
-  /// The step's outbox messages, made before anything is written: a `make` that throws rolls the
-  /// step back (P16).
-  private func outboxMessages(_ step: StoreStep, _ model: Model, _ key: String) throws(StateMachineStoreError)
-    -> [OutboxMessage]
-  {
-    var messages: [OutboxMessage] = []
-    var version = step.before.version
-    for transition in step.transitions {
-      version += 1
-      for rule in configuration.outboxRules where rule.event == transition.event {
-        do {
-          let payload = try JSONEncoder().encode(try rule.make(model, transition))
-          messages.append(OutboxMessage(id: 0, entityID: key, version: version, topic: rule.topic, payload: payload))
-        } catch {
-          throw .callbackFailed(event: transition.event, underlying: error)
-        }
-      }
-    }
-    return messages
-  }
 }
 #endif

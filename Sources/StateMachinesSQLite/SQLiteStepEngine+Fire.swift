@@ -137,7 +137,7 @@ extension SQLiteStepEngine {
     dueAt: Date?
   ) throws(StateMachineStoreError) -> Written {
     let columns = try SQLiteStoreFailure.database(key) { try mapping.columns(model) }
-    let messages = try outboxMessages(step, model, key)
+    let messages = try configuration.outboxMessages(for: step, model: model, key: key)
     let now = clock.now.storeMilliseconds
     try SQLiteStoreFailure.database(key) {
       let owned = columns.keys.filter { $0 != table.idColumn }.sorted()
@@ -214,27 +214,6 @@ extension SQLiteStepEngine {
           ])
       }
     }
-  }
-
-  /// The step's outbox messages, made before anything is written: a `make` that throws rolls the
-  /// step back (P16).
-  private func outboxMessages(_ step: StoreStep, _ model: Model, _ key: String) throws(StateMachineStoreError)
-    -> [OutboxMessage]
-  {
-    var messages: [OutboxMessage] = []
-    var version = step.before.version
-    for transition in step.transitions {
-      version += 1
-      for rule in configuration.outboxRules where rule.event == transition.event {
-        do {
-          let payload = try JSONEncoder().encode(try rule.make(model, transition))
-          messages.append(OutboxMessage(id: 0, entityID: key, version: version, topic: rule.topic, payload: payload))
-        } catch {
-          throw .callbackFailed(event: transition.event, underlying: error)
-        }
-      }
-    }
-    return messages
   }
 
   /// Deletes the deadline rows of the states a step exited or entered again (P8).

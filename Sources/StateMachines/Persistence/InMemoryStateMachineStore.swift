@@ -281,23 +281,14 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     let now = clock.now
     var version = step.before.version
     var rowsOfHistory: [StoredTransition] = []
-    var messages: [OutboxMessage] = []
     for transition in step.transitions {
       version += 1
       rowsOfHistory.append(
         StoredTransition(
           entityID: key, version: version, event: transition.event, from: transition.from, to: transition.to,
           cause: cause, payload: try encodedPayload(of: transition), dueAt: dueAt, at: now))
-      for rule in configuration.outboxRules where rule.event == transition.event {
-        let payload: Data
-        do {
-          payload = try JSONEncoder().encode(try rule.make(model, transition))
-        } catch {
-          throw .callbackFailed(event: transition.event, underlying: error)
-        }
-        messages.append(OutboxMessage(id: 0, entityID: key, version: version, topic: rule.topic, payload: payload))
-      }
     }
+    let messages = try configuration.outboxMessages(for: step, model: model, key: key)
     if let requestID, !rowsOfHistory.isEmpty { rowsOfHistory[rowsOfHistory.count - 1].requestID = requestID }
     // Nothing has changed so far: from here on, everything is applied.
     rows[key] = Row(data: data, machine: step.after)
