@@ -15,6 +15,9 @@ final class BuilderStore<Model> {
     var isEventless = false
     /// `whenDone`: the event is `done.state.<path of from>`, known once the tree is compiled.
     var isDoneTransition = false
+    /// `whenInvokeDone`/`whenInvokeFailed`: the invoke whose state is the source, filled in
+    /// when compiling (the invoke may be declared later).
+    var invokeID: String? = nil
     var terminates = false
     var guardBody: MachineGuard<Model>? = nil
     var action: MachineCallback<Model>? = nil
@@ -76,6 +79,8 @@ final class BuilderStore<Model> {
   var entryActions: [EntryAction] = []
   var exitActions: [StateCallback] = []
   var observers: [(Model, Transition) -> Void] = []
+  /// The invokes (INVOKE.md), in declaration order.
+  var invocations: [InvocationSpec<Model>] = []
   var clock: any Clock<Duration> = ContinuousClock()
   var notificationCenter: NotificationCenter = .default
   var maxStepsPerRunToCompletion = 10_000

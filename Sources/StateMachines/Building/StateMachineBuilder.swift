@@ -383,7 +383,7 @@ public final class StateMachineBuilder<Model> {
     .name(text, scope: scope)
   }
 
-  private func declare(_ spec: TransitionSpec) -> TransitionDeclaration<Model> {
+  func declare(_ spec: TransitionSpec) -> TransitionDeclaration<Model> {
     store.declaredTransitions.append(spec)
     return TransitionDeclaration(builder: self, index: store.declaredTransitions.count - 1)
   }

@@ -63,6 +63,15 @@ extension CompiledMachine {
           Trigger(event: eventIndexByName[spec.event]!, timeout: spec.timeout, notification: spec.notification))
       }
     }
+    invocations = try Self.compileInvocations(
+      builder.store, events: eventIndexByName, triggers: &triggers,
+      resolve: { reference throws(DefinitionError) in
+        guard let state = stateIndexByName[reference.text] else {
+          throw .undeclaredState(reference.text, context: "invoke")
+        }
+        return state
+      },
+      refusal: { [isFinal] in isFinal[Int($0)] ? "a final state cannot invoke" : nil })
     self.triggers = triggers
     declaredTransitions = transitions.map { spec in
       DeclaredTransition(

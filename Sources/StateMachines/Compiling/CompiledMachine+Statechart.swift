@@ -62,6 +62,14 @@ extension CompiledMachine {
           Trigger(event: eventIndexByName[spec.event]!, timeout: spec.timeout, notification: spec.notification))
       }
     }
+    invocations = try Self.compileInvocations(
+      store, events: eventIndexByName, triggers: &triggers,
+      resolve: { reference throws(DefinitionError) in try resolve(reference, "invoke") },
+      refusal: { state in
+        let kind = tree.kinds[Int(state)]
+        if kind.isPseudostate { return "a pseudostate cannot invoke" }
+        return kind == .final ? "a final state cannot invoke" : nil
+      })
     self.triggers = triggers
     // Diagrams of a statechart read the chart itself.
     declaredTransitions = []

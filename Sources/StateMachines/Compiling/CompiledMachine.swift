@@ -26,6 +26,8 @@ struct CompiledMachine<Model> {
     @usableFromInline let event: Int32
     @usableFromInline let timeout: Duration?
     @usableFromInline let notification: Notification.Name?
+    /// An invoke of the state: its index in ``CompiledMachine/invocations``.
+    @usableFromInline var invocation: Int32? = nil
   }
 
   /// A transition as declared, for diagrams.
@@ -88,6 +90,8 @@ struct CompiledMachine<Model> {
   @usableFromInline let observers: [Observer]
   /// Per state: the timeouts and notifications armed while in it.
   @usableFromInline let triggers: [[Trigger]]
+  /// The invokes (INVOKE.md), each also a trigger of its state.
+  let invocations: [CompiledInvocation<Model>]
   @usableFromInline let log: StateMachineLog?
   let declaredTransitions: [DeclaredTransition]
   @usableFromInline let clock: any Clock<Duration>
@@ -129,6 +133,7 @@ struct CompiledMachine<Model> {
     takesTransition = false
     observers = []
     triggers = Array(repeating: [], count: states.count)
+    invocations = []
     declaredTransitions = []
     log = nil
     clock = ContinuousClock()
@@ -140,6 +145,7 @@ struct CompiledMachine<Model> {
 
   /// Validates `builder` (SEMANTICS.md, Definition) and compiles it.
   init(_ builder: StateMachineBuilder<Model>) throws(DefinitionError) {
+    try builder.store.resolveInvokeSources(storeManaged: Model.self is any StoreManagedStateMachine.Type)
     if builder.store.isHierarchical {
       try self.init(statechart: builder)
     } else {

@@ -122,7 +122,7 @@ extension StateMachineDefinition {
     }
     disarm(model)
     let (active, terminated) = write()
-    if !terminated { for member in active { arm(member, model) } }
+    if !terminated { for member in active { arm(member, model, entering: .restoreState) } }
     if endRun(model, event: -1) { throw limitError(-1) }
   }
 

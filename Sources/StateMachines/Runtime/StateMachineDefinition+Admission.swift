@@ -91,8 +91,9 @@ extension StateMachineDefinition {
     .runToCompletionLimit(event: eventName(event), steps: compiled.maxSteps)
   }
 
-  /// Runs the queued events, each as its own step; errors of queued events go to the log. Then
-  /// releases the machine.
+  /// Runs the queued events, each as its own step, and starts the invokes of the states entered
+  /// (each time no internal event waits); errors of queued events go to the log. Then releases
+  /// the machine.
   ///
   /// The step limit counts the steps of this run to completion: the first event and the events
   /// queued by its steps (transitively). Past it, those queued events are dropped and logged.
@@ -105,8 +106,16 @@ extension StateMachineDefinition {
     var hitLimit = false
     while true {
       lock?.lock()
+      // The macrostep has ended when no internal event waits: its invokes start (INVOKE.md I2).
+      if let ready = takeReadyInvocations(model, afterEvent: event >= 0) {
+        lock?.unlock()
+        startInvocations(ready, model)
+        continue
+      }
       guard let next = model._$stateMachineStorage.dequeue() else {
         model._$stateMachineStorage.isBusy = false
+        // Invokes of a `restoreState` wait for the next event's run: the flag leads it here.
+        model._$stateMachineStorage.set(StateMachineStorage.queuedFlag, hasWaitingInvocations(model))
         lock?.unlock()
         if lock != nil { ThreadSteps.pop() }
         return hitLimit

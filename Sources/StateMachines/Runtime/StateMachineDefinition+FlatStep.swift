@@ -110,7 +110,9 @@ extension StateMachineDefinition {
     extras?.storeRecorder?.record(
       CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload))
     if (isExternal || terminates) && extras != nil { disarm(model) }
-    if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty { arm(to, model) }
+    if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty {
+      arm(to, model, entering: .event(event, payload))
+    }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
     var failure: (any Error)?
     do {

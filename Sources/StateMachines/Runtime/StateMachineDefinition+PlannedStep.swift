@@ -128,7 +128,7 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      armIfNeeded(state, model)
+      armIfNeeded(state, model, entering: .event(event, payload))
     }
     do {
       try runAfterCallbacks(event, model, start.extras, context)

@@ -37,7 +37,7 @@ extension StateMachineDefinition {
   /// `restored` state).
   func enterFlat(_ state: Int32, _ model: Model, restored: Bool) -> StepOutcome {
     trace("start in '\(stateName(state))'")
-    arm(state, model)
+    arm(state, model, entering: restored ? .restore : .start)
     if restored { return .accepted }
     let transition = Transition(event: "", from: stateName(state), to: stateName(state))
     if announces(model) { announce(.entry, state, event: -1, payload: nil, model) }

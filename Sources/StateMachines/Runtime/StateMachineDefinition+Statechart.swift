@@ -83,7 +83,7 @@ extension StateMachineDefinition {
   func enterChart(_ chart: Statechart<Model>, _ model: Model, restored: Bool) -> StepOutcome {
     if restored {
       let configuration = chartConfiguration(model, chart)
-      for state in configuration.active { arm(state, model) }
+      for state in configuration.active { arm(state, model, entering: .restore) }
       return .accepted
     }
     trace("start")
@@ -390,7 +390,7 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      if !terminates { armIfNeeded(state, model) }
+      if !terminates { armIfNeeded(state, model, entering: .event(event, payload)) }
       // Done events (S16).
       if chart.kind(state) == .final {
         let parent = chart.tree.parents[Int(state)]

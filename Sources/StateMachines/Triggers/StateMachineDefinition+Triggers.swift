@@ -18,13 +18,14 @@ extension StateMachineDefinition {
   /// Arms the timeouts and notification observers of `state`, just entered. Called by the thread
   /// that owns the machine.
   @inlinable
-  func armIfNeeded(_ state: Int32, _ model: Model) {
-    if !compiled.triggers[Int(state)].isEmpty { arm(state, model) }
+  func armIfNeeded(_ state: Int32, _ model: Model, entering cause: EntryCause = .start) {
+    if !compiled.triggers[Int(state)].isEmpty { arm(state, model, entering: cause) }
   }
 
-  /// Arms the triggers of `state` (see ``armIfNeeded(_:_:)``).
+  /// Arms the triggers of `state` (see ``armIfNeeded(_:_:entering:)``); its invokes wait for the
+  /// end of the macrostep (``pend(_:armedIn:cause:_:_:)``, INVOKE.md I2).
   @usableFromInline
-  func arm(_ state: Int32, _ model: Model) {
+  func arm(_ state: Int32, _ model: Model, entering cause: EntryCause = .start) {
     let triggers = compiled.triggers[Int(state)]
     guard !triggers.isEmpty else { return }
     // A store-managed class always has a lock (P13), so a store step gets past this check.
@@ -58,6 +59,9 @@ extension StateMachineDefinition {
         let scheduler = compiled.scheduler
         let id = scheduler.schedule(after: timeout) { await delivery.deliver(event) }
         extras.timeouts.append((scheduler, id, owner))
+      }
+      if let invocation = trigger.invocation {
+        pend(invocation, armedIn: armedIn, cause: cause, extras, model)
       }
       if let name = trigger.notification {
         let center = compiled.notificationCenter

@@ -44,6 +44,11 @@ final class StateMachineExtras: @unchecked Sendable {
   /// The store version of the row this object was loaded from (P4's compare-and-set); `nil` for
   /// an object no store loaded.
   var storeVersion: Int64?
+  /// Invokes of states entered in the running macrostep, waiting for its end (INVOKE.md I2).
+  /// Changed by the thread that owns the step.
+  var pendingInvocations: [PendingInvocation] = []
+  /// The running invocations, made by the first start; read from any thread (its own lock).
+  var invocations: InvocationRegistry?
 
   @usableFromInline init() {}
 
@@ -52,12 +57,14 @@ final class StateMachineExtras: @unchecked Sendable {
     streams.finish()
   }
 
-  /// Cancels the timeouts and removes the observers armed for the current state.
+  /// Cancels the timeouts, observers and invocations of the current state (INVOKE.md I8, I9).
   func disarm() {
     for timeout in timeouts { timeout.scheduler.cancel(timeout.id) }
     timeouts.removeAll()
     for observation in observations { observation.center.removeObserver(observation.token) }
     observations.removeAll()
+    pendingInvocations.removeAll()
+    invocations?.cancel { _ in true }
   }
 
   /// Cancels the timeouts and removes the observers that the states in `states` armed (a
@@ -70,6 +77,8 @@ final class StateMachineExtras: @unchecked Sendable {
       observation.center.removeObserver(observation.token)
     }
     observations.removeAll { states.contains($0.state) }
+    pendingInvocations.removeAll { states.contains($0.armedIn.state) }
+    invocations?.cancel { states.contains($0) }
   }
 }
 

@@ -1,0 +1,133 @@
+import Foundation
+
+/// An object's running invocations (INVOKE.md I4–I8, I16): their tasks by generation, the results
+/// on their way to the machine, and what `waitForInvocations()` waits for.
+///
+/// It has its own lock, so that a task can finish, and tests can wait, from any thread; the
+/// object's lock (when it has one) is always taken first.
+final class InvocationRegistry: @unchecked Sendable {
+  private struct Entry {
+    let id: String
+    /// The state whose exit cancels it (-1 in a flat machine, which cancels everything at once).
+    let owner: Int32
+    let statePath: String
+    let generation: UInt64
+    let started: ContinuousClock.Instant
+    let task: Task<Void, Never>
+  }
+
+  private let lock = NSLock()
+  private var running: [Entry] = []
+  /// Finished invocations whose result is on its way to the machine, with their owner state:
+  /// a cancel removes them too, so the result is dropped (I7).
+  private var delivering: [(generation: UInt64, owner: Int32)] = []
+  private var nextGeneration: UInt64 = 0
+  private var unfinishedTasks = 0
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+  private var counts = InvocationStatistics()
+
+  /// Starts a task under the lock, so that its handle is stored before anyone can cancel it and
+  /// before it can finish (I4). Returns the start's generation (I5).
+  @discardableResult
+  func start(
+    id: String, owner: Int32, statePath: String, _ makeTask: (UInt64) -> Task<Void, Never>
+  ) -> UInt64 {
+    lock.locked {
+      nextGeneration += 1
+      let task = makeTask(nextGeneration)
+      running.append(
+        Entry(
+          id: id, owner: owner, statePath: statePath, generation: nextGeneration, started: .now, task: task))
+      unfinishedTasks += 1
+      counts.started += 1
+      return nextGeneration
+    }
+  }
+
+  /// Cancels the invocations whose owner state `matches` (I8, I9): their tasks are told, their
+  /// results will be dropped. The machine never waits for them.
+  func cancel(where matches: (Int32) -> Bool) {
+    let cancelled: [Entry] = lock.locked {
+      let cancelled = running.filter { matches($0.owner) }
+      guard !cancelled.isEmpty || !delivering.isEmpty else { return [] }
+      running.removeAll { matches($0.owner) }
+      delivering.removeAll { matches($0.owner) }
+      return cancelled
+    }
+    for entry in cancelled { entry.task.cancel() }
+  }
+
+  /// Whether generation `generation` is still running (a `send` from its work is still current).
+  func isRunning(_ generation: UInt64) -> Bool {
+    lock.locked { running.contains { $0.generation == generation } }
+  }
+
+  /// Marks `generation`'s work as done, its result on its way; `false` if it was cancelled.
+  func finish(_ generation: UInt64) -> Bool {
+    lock.locked {
+      guard let index = running.firstIndex(where: { $0.generation == generation }) else { return false }
+      delivering.append((generation, running[index].owner))
+      running.remove(at: index)
+      return true
+    }
+  }
+
+  /// Takes `generation`'s result for delivery: `false` if it was cancelled since it finished.
+  func takeResult(_ generation: UInt64) -> Bool {
+    lock.locked {
+      guard let index = delivering.firstIndex(where: { $0.generation == generation }) else { return false }
+      delivering.remove(at: index)
+      return true
+    }
+  }
+
+  /// Counts a result offered to the machine, or dropped as stale (I7).
+  func count(delivered: Bool) {
+    lock.locked {
+      if delivered { counts.delivered += 1 } else { counts.dropped += 1 }
+    }
+  }
+
+  /// Called by each task when it has ended and its result was delivered or dropped.
+  func taskEnded() {
+    let resumed: [CheckedContinuation<Void, Never>] = lock.locked {
+      unfinishedTasks -= 1
+      counts.finished += 1
+      guard unfinishedTasks == 0 else { return [] }
+      defer { waiters.removeAll() }
+      return waiters
+    }
+    for waiter in resumed { waiter.resume() }
+  }
+
+  /// Returns once every started task has ended and its result was processed (I16).
+  func waitUntilIdle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let idle = lock.locked {
+        if unfinishedTasks == 0 { return true }
+        waiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
+    }
+  }
+
+  var active: [ActiveInvocation] {
+    lock.locked {
+      running.map { ActiveInvocation(id: $0.id, state: $0.statePath, generation: $0.generation, started: $0.started) }
+    }
+  }
+
+  var statistics: InvocationStatistics { lock.locked { counts } }
+}
+
+/// How many invocations an object started and what became of their results
+/// (``StateMachineObject/invocationStatistics``): every started task ends (`finished`), and its
+/// result is either offered to the machine (`delivered`) or dropped because its state was left,
+/// re-entered or stopped meanwhile (`dropped`, INVOKE.md I7).
+public struct InvocationStatistics: Sendable, Equatable {
+  public var started = 0
+  public var finished = 0
+  public var delivered = 0
+  public var dropped = 0
+}

@@ -1,0 +1,228 @@
+// Starting invocations at the end of a macrostep and bringing their results back (INVOKE.md
+// A.4). Invokes are triggers of their states: `arm` pends them, the end of the run starts the
+// ones whose state is still active, the exit of the state cancels them (`StateMachineExtras`).
+
+/// Why a state's triggers are armed: what its invokes' `input` sees (I3, I10).
+@usableFromInline
+enum EntryCause {
+  /// The machine's start: no event.
+  case start
+  /// A transition on `event` with `payload` entered the state.
+  case event(Int32, (any Sendable)?)
+  /// A decoded machine's first use (I10): invokes start at the end of that run.
+  case restore
+  /// `restoreState`, which runs no user code: invokes start at the end of the next event's run.
+  case restoreState
+}
+
+/// An invoke of a state entered in the running macrostep, waiting for its end (I2).
+struct PendingInvocation {
+  let invocation: Int32
+  /// The state's entry it belongs to: it starts only if that entry is still current.
+  let armedIn: ArmedState
+  let event: Int32
+  let payload: (any Sendable)?
+  let restored: Bool
+  var waitsForNextRun: Bool
+}
+
+extension StateMachineDefinition {
+  /// Pends invoke `invocation` of a state just entered; the run's end starts it (``drainQueue``
+  /// is reached because the queued flag is set).
+  func pend(
+    _ invocation: Int32, armedIn: ArmedState, cause: EntryCause, _ extras: StateMachineExtras, _ model: Model
+  ) {
+    var pending = PendingInvocation(
+      invocation: invocation, armedIn: armedIn, event: -1, payload: nil, restored: false, waitsForNextRun: false)
+    switch cause {
+    case .start: break
+    case .event(let event, let payload): pending = .init(
+        invocation: invocation, armedIn: armedIn, event: event, payload: payload, restored: false,
+        waitsForNextRun: false)
+    case .restore: pending = .init(
+        invocation: invocation, armedIn: armedIn, event: -1, payload: nil, restored: true, waitsForNextRun: false)
+    case .restoreState: pending = .init(
+        invocation: invocation, armedIn: armedIn, event: -1, payload: nil, restored: true, waitsForNextRun: true)
+    }
+    extras.pendingInvocations.append(pending)
+    locked(model) { model._$stateMachineStorage.set(StateMachineStorage.queuedFlag, true) }
+  }
+
+  /// The pending invokes that may start now, removed from the list: none while an internal event
+  /// waits (the macrostep has not ended, I2). Under the object's lock, on the thread that owns
+  /// the machine. `afterEvent`: the run is an event's (not a query's or `restoreState`'s), so
+  /// the invokes of a restored configuration may start too.
+  func takeReadyInvocations(_ model: Model, afterEvent: Bool) -> [PendingInvocation]? {
+    guard let extras = model._$stateMachineStorage.extras, !extras.pendingInvocations.isEmpty else { return nil }
+    if afterEvent {
+      for index in extras.pendingInvocations.indices { extras.pendingInvocations[index].waitsForNextRun = false }
+    }
+    if extras.queue.contains(where: { !$0.isExternal }) { return nil }
+    let ready = extras.pendingInvocations.filter { !$0.waitsForNextRun }
+    guard !ready.isEmpty else { return nil }
+    extras.pendingInvocations.removeAll { !$0.waitsForNextRun }
+    return ready
+  }
+
+  /// Whether invokes wait for a later run (the queued flag stays set for them).
+  func hasWaitingInvocations(_ model: Model) -> Bool {
+    model._$stateMachineStorage.extras.map { !$0.pendingInvocations.isEmpty } ?? false
+  }
+
+  /// Starts the invokes of states still active with the same entry (I2), in the order they were
+  /// entered: runs each `input` (I3), then its work in a task (I4). Where callbacks run: on the
+  /// thread that owns the machine, outside the lock.
+  func startInvocations(_ ready: [PendingInvocation], _ model: Model) {
+    for pending in ready {
+      guard locked(model, { pending.armedIn.isCurrent(in: model._$stateMachineStorage) }) else { continue }
+      let invocation = compiled.invocations[Int(pending.invocation)]
+      if pending.restored && invocation.onRestore == .fail {
+        raiseInvocationError(invocation, InvocationError.interruptedByRestore(id: invocation.id), pending, model)
+        continue
+      }
+      let transition = Transition(
+        transitionNames, event: pending.event, from: -1, to: invocation.state, payload: pending.payload)
+      let input: any Sendable
+      do {
+        input = try invocation.input(model, transition)
+      } catch {
+        trace("invoke '\(invocation.id)': input failed: \(error)")
+        raiseInvocationError(invocation, error, pending, model)
+        continue
+      }
+      startWork(invocation, input: input, armedIn: pending.armedIn, model)
+    }
+  }
+
+  /// Raises `error.invoke.<id>` as an internal event: it runs before the machine goes idle (I3).
+  private func raiseInvocationError(
+    _ invocation: CompiledInvocation<Model>, _ error: any Error, _ pending: PendingInvocation, _ model: Model
+  ) {
+    guard invocation.errorEvent >= 0 else {
+      (compiled.log ?? .standardError).write(
+        "[\(Model.self)] invoke '\(invocation.id)' failed and no transition takes "
+          + "'\(InvocationEvents.error(invocation.id))': \(error)")
+      return
+    }
+    locked(model) {
+      model._$stateMachineStorage.enqueue(
+        QueuedEvent(event: invocation.errorEvent, payload: error, isOwn: true, armedIn: pending.armedIn))
+    }
+  }
+
+  /// Starts the work of `invocation` in a task of its own (I4), registered before this returns.
+  private func startWork(
+    _ invocation: CompiledInvocation<Model>, input: any Sendable, armedIn: ArmedState, _ model: Model
+  ) {
+    let registry = locked(model) {
+      let extras = model._$stateMachineStorage.extras!
+      if let registry = extras.invocations { return registry }
+      extras.invocations = InvocationRegistry()
+      return extras.invocations!
+    }
+    let delivery = invocationDelivery(invocation, armedIn: armedIn, registry, model)
+    let (id, clock, work) = (invocation.id, compiled.clock, invocation.work)
+    let (done, failed) = (invocation.doneEvent, invocation.errorEvent)
+    let generation = registry.start(
+      id: id, owner: armedIn.state, statePath: stateName(invocation.state)
+    ) { generation in
+      let sender = InvocationSender { name, payload in
+        guard registry.isRunning(generation) else { return false }
+        return await delivery.send(name, payload, generation: generation)
+      }
+      let start = InvocationStart(input: input, id: id, generation: generation, clock: clock, sender: sender)
+      return Task {
+        let result: (event: Int32, payload: (any Sendable)?)
+        do {
+          result = (done, try await work(start))
+        } catch {
+          result = (failed, error)
+        }
+        // A cancelled invocation's result is dropped (I7, I8); exactly one result per generation (I6).
+        if registry.finish(generation) {
+          _ = await delivery.deliver(result.event, result.payload, generation: generation, isResult: true)
+        } else {
+          registry.count(delivered: false)
+        }
+        registry.taskEnded()
+      }
+    }
+    trace("invoke '\(id)#\(generation)' started in '\(stateName(invocation.state))'")
+  }
+
+  /// How results and sends of an invocation reach the object: on its actor or under its lock,
+  /// only while the invocation is current (I7), as external events (I6, I12).
+  private func invocationDelivery(
+    _ invocation: CompiledInvocation<Model>, armedIn: ArmedState, _ registry: InvocationRegistry, _ model: Model
+  ) -> InvocationDelivery {
+    let id = invocation.id
+    return InvocationDelivery(actor: model._$stateMachineActor, eventIndex: { [weak self] in self?.eventIndex($0) }) {
+      [weak self, weak model] event, payload, generation, isResult in
+      guard let self, let model else {
+        if isResult { registry.count(delivered: false) }
+        return false
+      }
+      let current = self.locked(model) {
+        (isResult ? registry.takeResult(generation) : registry.isRunning(generation))
+          && armedIn.isCurrent(in: model._$stateMachineStorage)
+      }
+      guard current else {
+        if isResult {
+          registry.count(delivered: false)
+          self.trace("stale result of '\(id)#\(generation)' dropped")
+        }
+        return false
+      }
+      if isResult { registry.count(delivered: true) }
+      guard event >= 0 else {
+        self.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
+        return false
+      }
+      return self.runToCompletion(event, payload, model, armedIn: armedIn, external: true).happened
+    }
+  }
+}
+
+/// Runs an invocation's deliveries on its object's actor, or at once for an object with a lock.
+///
+/// `@unchecked Sendable`: made only for objects that are actor-isolated or locked (`arm` checks),
+/// and `fire` touches the object only on that actor or through its lock, as `TriggerDelivery`.
+final class InvocationDelivery: @unchecked Sendable {
+  let actor: (any Actor)?
+  /// The definition's index of an event name (`nil` if unknown).
+  let eventIndex: (String) -> Int32?
+  /// Fires the event (a result, or a `send` when the Bool is false) of the given generation if
+  /// it is still current.
+  let fire: (Int32, (any Sendable)?, UInt64, Bool) -> Bool
+
+  init(
+    actor: (any Actor)?, eventIndex: @escaping (String) -> Int32?,
+    fire: @escaping (Int32, (any Sendable)?, UInt64, Bool) -> Bool
+  ) {
+    self.actor = actor
+    self.eventIndex = eventIndex
+    self.fire = fire
+  }
+
+  /// Delivers a result.
+  func deliver(_ event: Int32, _ payload: (any Sendable)?, generation: UInt64, isResult: Bool) async -> Bool {
+    guard let actor else { return fire(event, payload, generation, isResult) }
+    return await runIsolated(on: actor) { self.fire(event, payload, generation, isResult) }
+  }
+
+  /// Delivers an event the work sent (``InvocationContext/send(_:payload:)``).
+  func send(_ name: String, _ payload: (any Sendable)?, generation: UInt64) async -> Bool {
+    guard let actor else { return fireNamed(name, payload, generation) }
+    return await runIsolated(on: actor) { self.fireNamed(name, payload, generation) }
+  }
+
+  private func fireNamed(_ name: String, _ payload: (any Sendable)?, _ generation: UInt64) -> Bool {
+    guard let event = eventIndex(name) else { return false }
+    return fire(event, payload, generation, false)
+  }
+}
+
+/// Runs `body` on `actor`.
+private func runIsolated(on actor: isolated any Actor, _ body: @Sendable () -> Bool) -> Bool {
+  body()
+}

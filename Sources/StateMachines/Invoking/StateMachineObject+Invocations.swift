@@ -1,0 +1,29 @@
+// What an object tells about its invocations (INVOKE.md A.3, I16).
+
+extension StateMachineObject {
+  /// The invocations running now, in the order they started: their work has not finished yet.
+  public var activeInvocations: [ActiveInvocation] {
+    stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)?.active ?? []
+  }
+
+  /// How many invocations this object started and what became of their results.
+  public var invocationStatistics: InvocationStatistics {
+    stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)?.statistics ?? InvocationStatistics()
+  }
+
+  /// Returns once no invocation is started but unfinished and no result waits to be processed
+  /// (INVOKE.md I16): the way to make tests of invoked work deterministic. Work that never ends
+  /// (polling) keeps it waiting; cancel it by leaving its state, or observe `stateTransitions`.
+  /// With a ``ManualClock``, advance the clock first, then wait.
+  public func waitForInvocations(isolation: isolated (any Actor)? = #isolation) async {
+    let registry = stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)
+    await registry?.waitUntilIdle()
+  }
+}
+
+extension StateMachineDefinition {
+  /// The object's invocation registry, once it started one.
+  func invocationRegistry(of model: Model) -> InvocationRegistry? {
+    locked(model) { model._$stateMachineStorage.extras?.invocations }
+  }
+}

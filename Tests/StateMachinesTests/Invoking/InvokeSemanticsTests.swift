@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import StateMachines
+
+/// A machine whose `loading` may be passed through (its entry action asks for `skip`), whose
+/// input may throw, and whose work sleeps on a manual clock.
+@MainActor
+@StateMachine
+final class InvokeLoader {
+  let clock = ManualClock()
+  var skips = false
+  var inputFails = false
+  var result: Int?
+  var error: (any Error)?
+  static let stateMachine = StateMachineDefinition<InvokeLoader> { sm in
+    sm.addState("idle")
+    sm.addState("loading")
+    sm.addState("done")
+    sm.addState("failed")
+    sm.when("load", transitionFrom: "idle", to: "loading")
+    sm.when("skip", transitionFrom: "loading", to: "idle")
+    sm.onEntry("loading") { loader, _ in loader.skips ? .fire("skip") : nil }
+    sm.invoke("sleep", in: "loading", input: { loader, _ in
+      if loader.inputFails { throw LoaderInputError() }
+      return loader.clock
+    }) { context in
+      try await context.input.sleep(for: .seconds(5))
+      return 5
+    }
+    sm.whenInvokeDone("sleep", transitionTo: "done").action { loader, transition in
+      loader.result = transition.payload(as: Int.self)
+    }
+    sm.whenInvokeFailed("sleep", transitionTo: "failed").action { loader, transition in
+      loader.error = transition.payload as? any Error
+    }
+  }
+}
+
+struct LoaderInputError: Error {}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct InvokeSemanticsTests {
+  @Test("I2: a state left within the macrostep that entered it never starts its work")
+  func passedThroughStateStartsNothing() async {
+    let loader = InvokeLoader()
+    loader.skips = true
+    #expect(loader.fire("load"))
+    #expect(loader.state == "idle")
+    #expect(loader.activeInvocations.isEmpty)
+    await loader.waitForInvocations()
+    #expect(loader.invocationStatistics.started == 0)
+  }
+
+  @Test("I3: a throwing input starts no work and its error transition runs before fire returns")
+  func throwingInputRaisesInternalError() {
+    let loader = InvokeLoader()
+    loader.inputFails = true
+    #expect(loader.fire("load"))
+    #expect(loader.state == "failed")
+    #expect(loader.error is LoaderInputError)
+    #expect(loader.invocationStatistics.started == 0)
+  }
+
+  @Test("I16: work sleeping on the manual clock finishes when the clock gets there")
+  func manualClockDrivesWork() async {
+    let loader = InvokeLoader()
+    #expect(loader.fire("load"))
+    await eventually { loader.clock.sleeperCount == 1 }
+    await loader.clock.advance(by: .seconds(4))
+    #expect(loader.state == "loading")
+    await loader.clock.advance(by: .seconds(1))
+    await loader.waitForInvocations()
+    #expect(loader.state == "done")
+    #expect(loader.result == 5)
+  }
+
+  @Test("I8: leaving the state cancels the work, which sees the cancellation")
+  func exitCancelsWork() async {
+    let loader = InvokeLoader()
+    #expect(loader.fire("load"))
+    await eventually { loader.clock.sleeperCount == 1 }
+    #expect(loader.fire("skip"))
+    await loader.waitForInvocations()
+    // The sleep threw CancellationError; the error result was dropped, not taken.
+    #expect(loader.state == "idle")
+    #expect(loader.error == nil)
+    #expect(loader.clock.sleeperCount == 0)
+    #expect(loader.invocationStatistics == InvocationStatistics(started: 1, finished: 1, delivered: 0, dropped: 1))
+  }
+
+  @Test("I9: the work never keeps the model alive, and its object's deinit cancels it")
+  func deinitCancels() async {
+    weak var weakLoader: InvokeLoader?
+    let clock: ManualClock
+    do {
+      let loader = InvokeLoader()
+      clock = loader.clock
+      weakLoader = loader
+      #expect(loader.fire("load"))
+      await eventually { clock.sleeperCount == 1 }
+    }
+    #expect(weakLoader == nil)
+    // The extras' deinit cancelled the task: its sleep ends.
+    await eventually { clock.sleeperCount == 0 }
+  }
+}
+
+/// Invokes in a statechart: a compound parent's work, regions in document order.
+@MainActor
+@StateMachine
+final class InvokeChart {
+  let order = TestRecorder()
+  static let stateMachine = StateMachineDefinition<InvokeChart> { sm in
+    sm.addState("off")
+    sm.addState("on") { on in
+      on.addState("a")
+      on.addState("b")
+    }
+    sm.addParallelState("both") { both in
+      both.addState("left") { $0.addState("l1") }
+      both.addState("right") { $0.addState("r1") }
+    }
+    sm.when("start", transitionFrom: "off", to: "on")
+    sm.when("next", transitionFrom: "a", to: "b")
+    sm.when("split", transitionFrom: "on", to: "both")
+    for (id, state) in [("parent", "on"), ("child", "a"), ("right", "r1"), ("left", "l1")] {
+      sm.invoke(id, in: state, input: { chart, _ in
+        chart.order.append(id)
+        return id
+      }) { context in
+        try await Task.sleep(for: .seconds(3600))
+        return context.input
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct InvokeStatechartTests {
+  @Test("I2: states entered in one macrostep start in document order; I8: an active parent keeps its work")
+  func documentOrderAndParentKeepsWork() async {
+    let chart = InvokeChart()
+    #expect(chart.fire("start"))
+    #expect(chart.order.lines == ["parent", "child"])
+    let parent = chart.activeInvocations.first { $0.id == "parent" }
+    #expect(chart.fire("next"))
+    #expect(chart.activeInvocations.map(\.id) == ["parent"])
+    #expect(chart.activeInvocations.first?.generation == parent?.generation)
+    #expect(chart.fire("split"))
+    // Regions start in document order (left before right), whatever the declaration order.
+    #expect(chart.order.lines == ["parent", "child", "left", "right"])
+    #expect(Set(chart.activeInvocations.map(\.id)) == ["left", "right"])
+    #expect(chart.activeInvocations.map(\.state).sorted() == ["both/left/l1", "both/right/r1"])
+    try? chart.stopStateMachine()
+    await chart.waitForInvocations()
+    #expect(chart.invocationStatistics.started == 4)
+    #expect(chart.invocationStatistics.finished == 4)
+    #expect(chart.invocationStatistics.delivered == 0)
+  }
+}
