@@ -1,0 +1,35 @@
+// Firing from any context (issue 21): `await object.send("event")` hops to the object's actor or
+// waits for its lock, so a nonisolated async caller needs no hop of its own.
+
+extension StateMachineObject {
+  /// Fires `event` from any context: on the object's global actor if its class is isolated to
+  /// one, else at once (taking the object's lock if it has one; a class with neither must be
+  /// used from one context at a time, as `fire`). An unknown name is rejected.
+  public func send(_ event: String, payload: (any Sendable)? = nil) async -> FireOutcome {
+    let definition = stateMachineDefinition
+    let model = _$stateMachineModel
+    let send = ObjectSend {
+      guard let index = definition.eventIndex(event) else {
+        return .rejected(definition.rejectUnknown(event, model))
+      }
+      return FireOutcome(definition.runToCompletion(index, payload, model))
+    }
+    guard let actor = _$stateMachineActor else { return send.fire() }
+    return await fireIsolated(on: actor) { send.fire() }
+  }
+}
+
+/// The firing of ``StateMachineObject/send(_:payload:)``, carried to the object's actor without
+/// its type (as `TriggerDelivery`).
+///
+/// `@unchecked Sendable`: `fire` runs on the object's actor when it has one, and otherwise in
+/// the caller's context, which owns the object as for `fire`.
+private final class ObjectSend: @unchecked Sendable {
+  let fire: () -> FireOutcome
+  init(_ fire: @escaping () -> FireOutcome) { self.fire = fire }
+}
+
+/// Runs `body` on `actor`.
+private func fireIsolated(on actor: isolated any Actor, _ body: @Sendable () -> FireOutcome) -> FireOutcome {
+  body()
+}
