@@ -173,12 +173,22 @@ extension StateMachineDefinition {
         }
         return false
       }
-      if isResult { registry.count(delivered: true) }
       guard event >= 0 else {
+        if isResult { registry.count(delivered: true) }
         self.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
         return false
       }
-      return self.runToCompletion(event, payload, model, armedIn: armedIn, external: true).happened
+      let outcome = self.runToCompletion(event, payload, model, armedIn: armedIn, external: true)
+      if isResult {
+        // Taking the machine checks the entry again: it may have been left while this waited.
+        var stale = false
+        if case .rejected(.busy) = outcome {
+          stale = !self.locked(model) { armedIn.isCurrent(in: model._$stateMachineStorage) }
+        }
+        registry.count(delivered: !stale)
+        if stale { self.trace("stale result of '\(id)#\(generation)' dropped") }
+      }
+      return outcome.happened
     }
   }
 }

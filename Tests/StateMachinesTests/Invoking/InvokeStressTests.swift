@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import StateMachines
+
+/// A model whose work echoes the entry count its input read, to prove that a result always
+/// belongs to the entry that started it (INVOKE.md A.6 11).
+@StateMachine
+final class InvokeRacer: @unchecked Sendable {
+  var entries = 0
+  var mismatches = 0
+  var taken = 0
+  static let stateMachine = StateMachineDefinition<InvokeRacer> { sm in
+    sm.addState("idle")
+    sm.addState("loading")
+    sm.addState("ready")
+    sm.when("load", transitionFrom: ["idle", "ready"], to: "loading")
+    sm.when("cancel", transitionFrom: "loading", to: "idle")
+    sm.onEntry("loading") { $0.entries += 1 }
+    sm.invoke("echo", in: "loading", input: { racer, _ in racer.entries }) { context in context.input }
+    sm.whenInvokeDone("echo", transitionTo: "ready").action { racer, transition in
+      racer.taken += 1
+      if transition.payload(as: Int.self) != racer.entries { racer.mismatches += 1 }
+    }
+  }
+}
+
+/// `count`, divided by `STATEMACHINES_STRESS_DIVISOR` when `.ci/run` sets it (under
+/// ThreadSanitizer, which is many times slower).
+func stressCount(_ count: Int) -> Int {
+  let divisor = ProcessInfo.processInfo.environment["STATEMACHINES_STRESS_DIVISOR"].flatMap(Int.init) ?? 1
+  return max(count / max(divisor, 1), 1)
+}
+
+/// Runs `body` on a thread of its own and returns when it has finished.
+func onThread(_ body: @escaping @Sendable () -> Void) async {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    Thread {
+      body()
+      continuation.resume()
+    }.start()
+  }
+}
+
+/// Many threads against one locked model (A.6 10, 11); also run under ThreadSanitizer by `.ci/run`.
+@Suite(.timeLimit(.minutes(3)))
+struct InvokeStressTests {
+  @Test("A.6 10: 4 threads × 25,000 load/cancel cycles on a locked model leave nothing running")
+  func loadCancelStress() async {
+    let machine = DynamicStateMachine(
+      StateMachineDefinition { sm in
+        sm.addState("idle")
+        sm.addState("loading")
+        sm.addState("ready")
+        sm.when("load", transitionFrom: "idle", to: "loading")
+        sm.when("cancel", transitionFrom: "loading", to: "idle")
+        sm.invoke("wait", in: "loading") { _ in
+          try await Task.sleep(for: .seconds(3600))
+        }
+        sm.whenInvokeDone("wait", transitionTo: "ready")
+      })
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          await onThread {
+            for _ in 0..<stressCount(25_000) {
+              machine.fire("load")
+              machine.fire("cancel")
+            }
+          }
+        }
+      }
+    }
+    machine.fire("cancel")
+    await machine.waitForInvocations()
+    let statistics = machine.invocationStatistics
+    #expect(machine.state == "idle")
+    #expect(machine.activeInvocations.isEmpty)
+    #expect(statistics.started > 0)
+    #expect(statistics.finished == statistics.started)
+    // Every work was cancelled: its (error) result dropped, none offered to the machine.
+    #expect(statistics.delivered == 0)
+    #expect(statistics.dropped == statistics.started)
+  }
+
+  @Test("A.6 11, I7: 100,000 results racing a cancel: a taken result always belongs to the current entry")
+  func resultVersusCancelRace() async {
+    let racer = InvokeRacer()
+    let iterations = stressCount(100_000)
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    async let canceller: Void = onThread {
+      for _ in 0..<iterations {
+        go.wait()
+        racer.fire("cancel")
+        done.signal()
+      }
+    }
+    await onThread {
+      for _ in 0..<iterations {
+        racer.fire("load")
+        go.signal()
+        done.wait()
+      }
+    }
+    await canceller
+    racer.fire("cancel")
+    await racer.waitForInvocations()
+    let statistics = racer.invocationStatistics
+    #expect(racer.mismatches == 0)
+    #expect(statistics.started == racer.entries)
+    #expect(statistics.finished == statistics.started)
+    #expect(statistics.delivered + statistics.dropped == statistics.started)
+    #expect(statistics.delivered == racer.taken)
+    #expect(racer.activeInvocations.isEmpty)
+  }
+}
