@@ -72,6 +72,7 @@ extension CompiledMachine {
         return state
       },
       refusal: { [isFinal] in isFinal[Int($0)] ? "a final state cannot invoke" : nil })
+    forwardsEvents = invocations.contains { $0.autoforward }
     self.triggers = triggers
     declaredTransitions = transitions.map { spec in
       DeclaredTransition(

@@ -70,6 +70,7 @@ extension CompiledMachine {
         if kind.isPseudostate { return "a pseudostate cannot invoke" }
         return kind == .final ? "a final state cannot invoke" : nil
       })
+    forwardsEvents = invocations.contains { $0.autoforward }
     self.triggers = triggers
     // Diagrams of a statechart read the chart itself.
     declaredTransitions = []

@@ -92,6 +92,9 @@ struct CompiledMachine<Model> {
   @usableFromInline let triggers: [[Trigger]]
   /// The invokes (INVOKE.md), each also a trigger of its state.
   let invocations: [CompiledInvocation<Model>]
+  /// Whether an invoke forwards the machine's external events to its work (I13): only then does
+  /// taking an event look at the running invocations.
+  @usableFromInline let forwardsEvents: Bool
   @usableFromInline let log: StateMachineLog?
   let declaredTransitions: [DeclaredTransition]
   @usableFromInline let clock: any Clock<Duration>
@@ -134,6 +137,7 @@ struct CompiledMachine<Model> {
     observers = []
     triggers = Array(repeating: [], count: states.count)
     invocations = []
+    forwardsEvents = false
     declaredTransitions = []
     log = nil
     clock = ContinuousClock()

@@ -15,6 +15,8 @@ struct CompiledInvocation<Model> {
   let input: (Model, Transition) throws -> any Sendable
   let work: @Sendable (InvocationStart) async throws -> (any Sendable)?
   let onRestore: InvocationRestorePolicy
+  /// Forwards the machine's external events to the work (I13).
+  let autoforward: Bool
 }
 
 extension BuilderStore {
@@ -74,7 +76,7 @@ extension CompiledMachine {
         CompiledInvocation(
           id: spec.id, state: state, doneEvent: events[InvocationEvents.done(spec.id)] ?? -1,
           errorEvent: events[InvocationEvents.error(spec.id)] ?? -1, input: spec.input, work: spec.work,
-          onRestore: spec.onRestore))
+          onRestore: spec.onRestore, autoforward: spec.autoforward))
       triggers[Int(state)].append(Trigger(event: -1, timeout: nil, notification: nil, invocation: index))
     }
     return compiled

@@ -14,6 +14,10 @@ public struct InvocationContext<Input: Sendable>: Sendable {
   /// ``ManualClock`` drives the work.
   public let clock: any Clock<Duration>
   let sender: InvocationSender
+  /// The machine's external events while this invocation runs, for an invoke declared with
+  /// ``InvokeDeclaration/autoforward()`` (I13); finished at once for any other, and when the
+  /// invocation ends or is cancelled.
+  public let events: AsyncStream<ForwardedEvent>
 
   /// Sends `event` to the machine as an external event (after the current run's internal
   /// events, FIFO with posts, I6). Returns whether it took a transition; `false` once this
@@ -38,4 +42,18 @@ struct InvocationStart: Sendable {
   let generation: UInt64
   let clock: any Clock<Duration>
   let sender: InvocationSender
+  let events: AsyncStream<ForwardedEvent>
+}
+
+/// An external event the machine took while an autoforwarding invocation ran (I13).
+public struct ForwardedEvent: Sendable, CustomStringConvertible {
+  /// The event's name.
+  public let name: String
+  /// Its payload.
+  public let payload: (any Sendable)?
+
+  /// The payload as `T`, or `nil` if there is none or it has another type.
+  public func payload<T>(as type: T.Type = T.self) -> T? { payload as? T }
+
+  public var description: String { name }
 }

@@ -14,6 +14,9 @@ final class InvocationRegistry: @unchecked Sendable {
     let generation: UInt64
     let started: ContinuousClock.Instant
     let task: Task<Void, Never>
+    /// Where forwarded events go (I13), with the invocation's own result events, not forwarded.
+    let forwarding: AsyncStream<ForwardedEvent>.Continuation?
+    let results: (done: Int32, error: Int32)
   }
 
   private let lock = NSLock()
@@ -30,14 +33,16 @@ final class InvocationRegistry: @unchecked Sendable {
   /// before it can finish (I4). Returns the start's generation (I5).
   @discardableResult
   func start(
-    id: String, owner: Int32, statePath: String, _ makeTask: (UInt64) -> Task<Void, Never>
+    id: String, owner: Int32, statePath: String, results: (done: Int32, error: Int32),
+    forwarding: AsyncStream<ForwardedEvent>.Continuation?, _ makeTask: (UInt64) -> Task<Void, Never>
   ) -> UInt64 {
     lock.locked {
       nextGeneration += 1
       let task = makeTask(nextGeneration)
       running.append(
         Entry(
-          id: id, owner: owner, statePath: statePath, generation: nextGeneration, started: .now, task: task))
+          id: id, owner: owner, statePath: statePath, generation: nextGeneration, started: .now, task: task,
+          forwarding: forwarding, results: results))
       unfinishedTasks += 1
       counts.started += 1
       return nextGeneration
@@ -54,7 +59,23 @@ final class InvocationRegistry: @unchecked Sendable {
       delivering.removeAll { matches($0.owner) }
       return cancelled
     }
-    for entry in cancelled { entry.task.cancel() }
+    for entry in cancelled {
+      entry.task.cancel()
+      entry.forwarding?.finish()
+    }
+  }
+
+  /// Forwards an external event to the autoforwarding invocations running now (I13), except to
+  /// the one whose result it is.
+  func forward(_ event: Int32, _ forwarded: @autoclosure () -> ForwardedEvent) {
+    let targets = lock.locked {
+      running.compactMap { entry in
+        entry.results.done == event || entry.results.error == event ? nil : entry.forwarding
+      }
+    }
+    guard !targets.isEmpty else { return }
+    let value = forwarded()
+    for target in targets { target.yield(value) }
   }
 
   /// Whether generation `generation` is still running (a `send` from its work is still current).
@@ -67,6 +88,7 @@ final class InvocationRegistry: @unchecked Sendable {
     lock.locked {
       guard let index = running.firstIndex(where: { $0.generation == generation }) else { return false }
       delivering.append((generation, running[index].owner))
+      running[index].forwarding?.finish()
       running.remove(at: index)
       return true
     }

@@ -10,6 +10,16 @@ public struct InvokeDeclaration<Model> {
   let builder: StateMachineBuilder<Model>
   let index: Int
 
+  /// Forwards every external event the machine takes while this invocation runs (fired,
+  /// posted, timeouts, notifications, other invocations' results; not events the machine's own
+  /// callbacks fire, nor this invocation's result) to the work's ``InvocationContext/events``,
+  /// keeping the newest 64 it has not read (INVOKE.md I13, SCXML `autoforward`).
+  @discardableResult
+  public func autoforward() -> Self {
+    builder.store.invocations[index].autoforward = true
+    return self
+  }
+
   /// What a machine restored from saved data (`Codable` or `restoreState`) does with this
   /// invocation when its state is active (INVOKE.md I10): start it again (the default) or raise
   /// `error.invoke.<id>` with ``InvocationError/interruptedByRestore``.

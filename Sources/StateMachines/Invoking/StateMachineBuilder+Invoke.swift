@@ -25,7 +25,8 @@ extension StateMachineBuilder {
     let work: @Sendable (InvocationStart) async throws -> (any Sendable)? = { start in
       guard let input = start.input as? Input else { throw InvocationInputMismatch() }
       let context = InvocationContext(
-        input: input, id: start.id, generation: start.generation, clock: start.clock, sender: start.sender)
+        input: input, id: start.id, generation: start.generation, clock: start.clock, sender: start.sender,
+        events: start.events)
       let output = try await run(context)
       // A `Void` result is no payload (I6).
       return Output.self == Void.self ? nil : output
@@ -83,6 +84,7 @@ struct InvocationSpec<Model> {
   let input: (Model, Transition) throws -> any Sendable
   let work: @Sendable (InvocationStart) async throws -> (any Sendable)?
   var onRestore: InvocationRestorePolicy = .restart
+  var autoforward = false
 }
 
 /// Thrown by the erased work closure if its input is not of the declared type (cannot happen:

@@ -123,14 +123,19 @@ extension StateMachineDefinition {
     let delivery = invocationDelivery(invocation, armedIn: armedIn, registry, model)
     let (id, clock, work) = (invocation.id, compiled.clock, invocation.work)
     let (done, failed) = (invocation.doneEvent, invocation.errorEvent)
+    // I13: the newest 64 forwarded events wait for the work; none for an invoke that does not forward.
+    let (events, forwarding) = AsyncStream<ForwardedEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    if !invocation.autoforward { forwarding.finish() }
     let generation = registry.start(
-      id: id, owner: armedIn.state, statePath: stateName(invocation.state)
+      id: id, owner: armedIn.state, statePath: stateName(invocation.state), results: (done, failed),
+      forwarding: invocation.autoforward ? forwarding : nil
     ) { generation in
       let sender = InvocationSender { name, payload in
         guard registry.isRunning(generation) else { return false }
         return await delivery.send(name, payload, generation: generation)
       }
-      let start = InvocationStart(input: input, id: id, generation: generation, clock: clock, sender: sender)
+      let start = InvocationStart(
+        input: input, id: id, generation: generation, clock: clock, sender: sender, events: events)
       return Task {
         let result: (event: Int32, payload: (any Sendable)?)
         do {
@@ -235,4 +240,14 @@ final class InvocationDelivery: @unchecked Sendable {
 /// Runs `body` on `actor`.
 private func runIsolated(on actor: isolated any Actor, _ body: @Sendable () -> Bool) -> Bool {
   body()
+}
+
+extension StateMachineDefinition {
+  /// Forwards an external event the machine takes to its autoforwarding invocations (I13).
+  /// Called only when the definition has one (`compiled.forwardsEvents`).
+  @usableFromInline
+  func forwardToInvocations(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) {
+    guard let registry = locked(model, { model._$stateMachineStorage.extras?.invocations }) else { return }
+    registry.forward(event, ForwardedEvent(name: eventName(event), payload: payload))
+  }
 }

@@ -135,6 +135,10 @@ extension StateMachineDefinition {
       }
       lock?.unlock()
       if next.isOwn { steps += 1 }
+      // Events the machine's own callbacks fired are internal: not forwarded (I13).
+      if compiled.forwardsEvents && (!next.isOwn || next.isExternal) {
+        forwardToInvocations(next.event, next.payload, model)
+      }
       if case .failed(let error, _) = step(next.event, next.payload, model) {
         trace("queued event '\(eventName(next.event))' failed: \(error)")
       }

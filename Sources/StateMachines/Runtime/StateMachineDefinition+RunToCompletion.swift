@@ -49,6 +49,7 @@ extension StateMachineDefinition {
         return refused
       }
     }
+    if compiled.forwardsEvents { forwardToInvocations(event, payload, model) }
     let outcome: StepOutcome
     if let log = compiled.log {
       let start = ContinuousClock.now
