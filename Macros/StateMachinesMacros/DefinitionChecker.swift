@@ -36,6 +36,7 @@ struct DefinitionChecker {
     checkReferences(tree)
     checkTransitions(tree)
     checkTriggerIsolation()
+    checkInvokes(tree)
     states = Self.stateMembers(tree, definition.nodes).compactMap { name("state", $0) { ["is" + NameRules.capitalized($0)] } }
     events = definition.uniqueEvents.compactMap {
       name("event", ($0, $0.value ?? "")) { [$0, "\($0)(with:)", "can" + NameRules.capitalized($0)] }
@@ -92,19 +93,76 @@ struct DefinitionChecker {
     guard let trigger = definition.triggers.first, !machineClass.declaresSendable,
       machineClass.globalActor == nil
     else { return }
+    diagnostics.append(
+      Diagnostic(
+        node: trigger, message: StateMachineDiagnostic.triggerNeedsIsolation(className: machineClass.name),
+        fixIts: [addMainActor()]))
+  }
+
+  /// Invokes (INVOKE.md I1, I11): valid unique ids, in states that may invoke, named by their
+  /// result transitions, whose events no `when` declares by hand; results arrive from a task, so
+  /// the class must be isolated or `Sendable`.
+  private mutating func checkInvokes(_ tree: MacroStateTree) {
+    let invokes = definition.invokes
+    var seen: Set<String> = []
+    for invoke in invokes {
+      guard let id = invoke.id.value else {
+        diagnostics.append(Diagnostic(node: invoke.id.node, message: StateMachineDiagnostic.nonLiteralName(kind: "invoke")))
+        continue
+      }
+      if id.isEmpty || id.utf8.contains(where: NameGrammar.isSeparator) {
+        diagnostics.append(
+          Diagnostic(node: invoke.id.node, message: StateMachineDiagnostic.invalidName(id, context: "invoke('\(id)')")))
+      } else if !seen.insert(id).inserted {
+        diagnostics.append(Diagnostic(node: invoke.id.node, message: StateMachineDiagnostic.duplicateInvoke(id)))
+      }
+      if !definition.hasDynamicStates, let state = invoke.state, let name = state.occurrence.value,
+        case .state(let index) = tree.resolve(name, from: state.scope)
+      {
+        let reason: String? =
+          tree.isPseudostate(index)
+          ? "a pseudostate cannot invoke" : definition.nodes[index].kind == .final ? "a final state cannot invoke" : nil
+        if let reason {
+          diagnostics.append(
+            Diagnostic(
+              node: state.occurrence.node,
+              message: StateMachineDiagnostic.invokeInFinalOrPseudostate(id: id, state: name, reason: reason)))
+        }
+      }
+    }
+    if invokes.allSatisfy({ $0.id.value != nil }) {
+      for result in definition.invokeResults {
+        guard let id = result.value, !seen.contains(id) else { continue }
+        let method = String(result.context.filter { $0 != "'" })
+        diagnostics.append(
+          Diagnostic(
+            node: result.node, message: StateMachineDiagnostic.undeclaredInvoke(id, method: method),
+            fixIts: NameRules.closest(to: id, among: seen.sorted()).map { [replace(result.node, with: $0)] } ?? []))
+      }
+    }
+    guard let first = invokes.first else { return }
+    for event in definition.eventDeclarations {
+      guard let name = event.value, name.hasPrefix("done.invoke.") || name.hasPrefix("error.invoke.") else { continue }
+      diagnostics.append(Diagnostic(node: event.node, message: StateMachineDiagnostic.reservedInvokeEvent(name)))
+    }
+    if !machineClass.declaresSendable && machineClass.globalActor == nil {
+      diagnostics.append(
+        Diagnostic(
+          node: first.call, message: StateMachineDiagnostic.invokeNeedsIsolation(className: machineClass.name),
+          fixIts: [addMainActor()]))
+    }
+  }
+
+  /// The fix-it that isolates the class to `@MainActor`.
+  private func addMainActor() -> FixIt {
     let declaration = machineClass.declaration
     let attribute = AttributeListSyntax.Element(AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("MainActor"))))
     var attributes = declaration.attributes
     attributes.insert(attribute.with(\.trailingTrivia, .newline), at: attributes.startIndex)
     let isolated = declaration.with(\.attributes, attributes)
-    diagnostics.append(
-      Diagnostic(
-        node: trigger, message: StateMachineDiagnostic.triggerNeedsIsolation(className: machineClass.name),
-        fixIts: [
-          FixIt(
-            message: StateMachineFixIt.addMainActor,
-            changes: [.replace(oldNode: Syntax(declaration.attributes), newNode: Syntax(isolated.attributes))])
-        ]))
+    return FixIt(
+      message: StateMachineFixIt.addMainActor,
+      changes: [.replace(oldNode: Syntax(declaration.attributes), newNode: Syntax(isolated.attributes))])
   }
 
   /// Transitions and callbacks that name undeclared, ambiguous or malformed states (N4, N5) or

@@ -42,6 +42,15 @@ struct DeclaredTransitionShape {
   let context: String
 }
 
+/// An invoke (`sm.invoke("fetchUser", in: "loading", …)`, INVOKE.md I1).
+struct DeclaredInvoke {
+  let id: NameOccurrence
+  /// The invoking state, if written.
+  let state: ScopedNameReference?
+  /// The call, where the isolation diagnostic is anchored.
+  let call: ExprSyntax
+}
+
 /// What the macro reads from a `StateMachineDefinition` initializer: the states with their
 /// scopes, the events, and every reference to a state or event.
 struct ParsedDefinition {
@@ -60,6 +69,9 @@ struct ParsedDefinition {
   /// The `after:` and `onNotification:` arguments of transitions: events that arrive from a
   /// timer task or a notification, i.e. from another thread.
   var triggers: [ExprSyntax] = []
+  /// The invokes, and the ids that `whenInvokeDone`/`whenInvokeFailed` name.
+  var invokes: [DeclaredInvoke] = []
+  var invokeResults: [NameOccurrence] = []
 
   /// Whether some state is declared by an expression the macro cannot read: then a reference to
   /// an unknown state may be fine, and only the runtime can tell.
@@ -208,6 +220,20 @@ final class DefinitionReader: SyntaxVisitor {
       let isLocal = argument("kind")?.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "local"
       collector.definition.transitions.append(
         DeclaredTransitionShape(sources: sources, targets: targets, isLocal: isLocal, context: context))
+    case "invoke":
+      guard let firstName else { break }
+      var state: ScopedNameReference?
+      if let expression = argument("in") {
+        let name = occurrence(expression, context: "invoke('\(firstName.value ?? "…")')")
+        reference(name, scope: scope)
+        state = ScopedNameReference(occurrence: name, scope: scope)
+      }
+      collector.definition.invokes.append(DeclaredInvoke(id: firstName, state: state, call: ExprSyntax(node)))
+    case "whenInvokeDone", "whenInvokeFailed":
+      if let firstName { collector.definition.invokeResults.append(firstName) }
+      if let target = argument("transitionTo") {
+        reference(occurrence(target, context: "'\(method)'"), scope: scope)
+      }
     case "die":
       if let event = argument("on") {
         collector.definition.eventDeclarations.append(occurrence(event, context: "'die(on:)'"))

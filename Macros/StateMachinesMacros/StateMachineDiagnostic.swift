@@ -23,6 +23,11 @@ enum StateMachineDiagnostic: DiagnosticMessage {
   case pseudostateSource(String, context: String)
   case targetsInOneRegion(String, String, context: String)
   case localBehavesAsExternal(from: String, to: String)
+  case invokeNeedsIsolation(className: String)
+  case duplicateInvoke(String)
+  case invokeInFinalOrPseudostate(id: String, state: String, reason: String)
+  case undeclaredInvoke(String, method: String)
+  case reservedInvokeEvent(String)
 
   var message: String {
     switch self {
@@ -64,6 +69,16 @@ enum StateMachineDiagnostic: DiagnosticMessage {
       return "\(context) targets '\(first)' and '\(second)', which are not in distinct regions of one parallel state"
     case .localBehavesAsExternal(let from, let to):
       return "a local transition from '\(from)' to '\(to)' behaves as external: neither state contains the other"
+    case .invokeNeedsIsolation(let className):
+      return "'invoke' delivers its results from another task; '\(className)' must be isolated to a global actor (such as '@MainActor') or declare 'Sendable'"
+    case .duplicateInvoke(let id):
+      return "invoke('\(id)') is declared twice"
+    case .invokeInFinalOrPseudostate(let id, let state, let reason):
+      return "invoke('\(id)') in '\(state)': \(reason)"
+    case .undeclaredInvoke(let id, let method):
+      return "'\(method)' names '\(id)', but no invoke '\(id)' is declared"
+    case .reservedInvokeEvent(let name):
+      return "'\(name)' is reserved for whenInvokeDone and whenInvokeFailed in a machine that invokes"
     case .nonLiteralName(let kind):
       let use = kind == "event" ? "'fire(_:)'" : "'isInState(_:)'"
       return "\(kind) name is not a string literal, so no member is generated for it; use \(use)"
@@ -105,6 +120,11 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .pseudostateSource: id = "pseudostateSource"
     case .targetsInOneRegion: id = "targetsInOneRegion"
     case .localBehavesAsExternal: id = "localBehavesAsExternal"
+    case .invokeNeedsIsolation: id = "invokeNeedsIsolation"
+    case .duplicateInvoke: id = "duplicateInvoke"
+    case .invokeInFinalOrPseudostate: id = "invokeInFinalOrPseudostate"
+    case .undeclaredInvoke: id = "undeclaredInvoke"
+    case .reservedInvokeEvent: id = "reservedInvokeEvent"
     }
     return MessageID(domain: "StateMachines", id: id)
   }
