@@ -74,6 +74,7 @@ let package = Package(
       name: "Subscription", dependencies: ["StateMachines"], path: "Examples/Subscription"),
     .executableTarget(name: "Door", dependencies: ["StateMachines"], path: "Examples/Door"),
     .executableTarget(name: "MediaPlayer", dependencies: ["StateMachines"], path: "Examples/MediaPlayer"),
+    .executableTarget(name: "Search", dependencies: ["StateMachines"], path: "Examples/Search"),
     .executableTarget(
       name: "Orders",
       dependencies: [
