@@ -61,7 +61,12 @@ extension StateMachineDefinition {
     let ready = extras.pendingInvocations.filter { !$0.waitsForNextRun }
     guard !ready.isEmpty else { return nil }
     extras.pendingInvocations.removeAll { !$0.waitsForNextRun }
-    return ready
+    // Document order (I2, SCXML's entry order), whichever microstep entered the state; a
+    // state's invokes in declaration order. (State indices are in document order.)
+    return ready.sorted {
+      let states = (compiled.invocations[Int($0.invocation)].state, compiled.invocations[Int($1.invocation)].state)
+      return states.0 != states.1 ? states.0 < states.1 : $0.invocation < $1.invocation
+    }
   }
 
   /// Whether invokes wait for a later run (the queued flag stays set for them).
@@ -69,8 +74,8 @@ extension StateMachineDefinition {
     model._$stateMachineStorage.extras.map { !$0.pendingInvocations.isEmpty } ?? false
   }
 
-  /// Starts the invokes of states still active with the same entry (I2), in the order they were
-  /// entered: runs each `input` (I3), then its work in a task (I4). Where callbacks run: on the
+  /// Starts the invokes of states still active with the same entry (I2), in document order: runs
+  /// each `input` (I3), then its work in a task (I4). Where callbacks run: on the
   /// thread that owns the machine, outside the lock.
   func startInvocations(_ ready: [PendingInvocation], _ model: Model) {
     for pending in ready {

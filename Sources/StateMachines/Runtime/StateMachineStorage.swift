@@ -30,8 +30,8 @@ public struct StateMachineStorage {
   /// The object is store-managed (P13): an event runs only inside a store step.
   @usableFromInline static var storeManagedFlag: UInt8 { 128 }
 
-  /// Whether events wait in the queue: one bit of the flags byte, so the end of a step does not
-  /// load the queue's buffer.
+  /// Whether events wait in the queue, or invokes wait for the end of the macrostep (INVOKE.md
+  /// I2): one bit of the flags byte, so the end of a step does not load the queue's buffer.
   @inlinable var hasQueuedEvents: Bool { slowPathFlags & Self.queuedFlag != 0 }
 
   /// Appends an event fired while a step runs. The queue lives in the extras, created the first
@@ -48,7 +48,7 @@ public struct StateMachineStorage {
     // Internal events first; posted (external) ones once none is left (S13).
     let position = extras.queue.firstIndex { !$0.isExternal } ?? 0
     let next = extras.queue.remove(at: position)
-    set(Self.queuedFlag, !extras.queue.isEmpty)
+    set(Self.queuedFlag, !extras.queue.isEmpty || extras.hasPendingInvocations)
     return next
   }
 
@@ -69,7 +69,7 @@ public struct StateMachineStorage {
     while index < extras.queue.count {
       if extras.queue[index].isOwn { extras.queue.remove(at: index) } else { index += 1 }
     }
-    set(Self.queuedFlag, !extras.queue.isEmpty)
+    set(Self.queuedFlag, !extras.queue.isEmpty || extras.hasPendingInvocations)
     return before - extras.queue.count
   }
 

@@ -49,6 +49,8 @@ final class StateMachineExtras: @unchecked Sendable {
   var pendingInvocations: [PendingInvocation] = []
   /// The running invocations, made by the first start; read from any thread (its own lock).
   var invocations: InvocationRegistry?
+  /// Whether invokes wait to start: they keep the queued flag set (see `StateMachineStorage`).
+  @usableFromInline var hasPendingInvocations: Bool { !pendingInvocations.isEmpty }
 
   @usableFromInline init() {}
 

@@ -20,8 +20,27 @@ final class AppendixDOracle {
   /// The runtime's `maxEventlessMicrosteps` in the differential test.
   static let maxEventless = 50
 
-  init(_ chart: RandomChart) {
+  /// The states that invoke work (INVOKE.md I2): `statesToInvoke` of Appendix D, and the
+  /// invocations running now, by state (work that never ends by itself).
+  let invokingStates: Set<String>
+  private var statesToInvoke: Set<String> = []
+  private(set) var invoked: Set<String> = []
+
+  init(_ chart: RandomChart, invokingStates: Set<String> = []) {
     self.chart = chart
+    self.invokingStates = invokingStates
+  }
+
+  /// The end of a macrostep (Appendix D's main event loop): the invokes of the states entered
+  /// and not exited start, in document order; the trace records each.
+  private func startInvocations() {
+    if running {
+      for state in documentOrder(statesToInvoke) {
+        trace.append("invoke:\(state)")
+        invoked.insert(state)
+      }
+    }
+    statesToInvoke.removeAll()
   }
 
   /// Queues an internal event. An event no transition names is unknown to the runtime, which
@@ -87,6 +106,7 @@ final class AppendixDOracle {
   func start() {
     enterStates([(-1, RandomChart.Transition(source: Self.root, event: nil, targets: initial(Self.root), kind: .external, guardID: nil, raises: nil))])
     finishMacrostep()
+    startInvocations()
   }
 
   /// Sends an external event; returns whether a transition was taken for it.
@@ -98,6 +118,7 @@ final class AppendixDOracle {
     if enabled.isEmpty { return false }
     microstep(enabled)
     finishMacrostep()
+    startInvocations()
     return true
   }
 
@@ -199,6 +220,9 @@ final class AppendixDOracle {
     for state in statesToExit {
       if !chart.quietStates.contains(state) { trace.append("exit:\(state)") }
       configuration.remove(state)
+      // Exit cancels the state's invocations (I8).
+      statesToInvoke.remove(state)
+      invoked.remove(state)
     }
   }
 
@@ -256,11 +280,15 @@ final class AppendixDOracle {
     computeEntrySet(enabled, &statesToEnter, &statesForDefaultEntry)
     for state in documentOrder(statesToEnter) {
       configuration.insert(state)
+      if invokingStates.contains(state) { statesToInvoke.insert(state) }
       if !chart.quietStates.contains(state) { trace.append("enter:\(state)") }
       if isFinal(state) {
         let parent = parent(state)
         if parent == Self.root {
           running = false
+          // Termination cancels every invocation (I9).
+          invoked.removeAll()
+          statesToInvoke.removeAll()
         } else {
           raise("done.state.\(chart.path(parent))")
           let grandparent = self.parent(parent)

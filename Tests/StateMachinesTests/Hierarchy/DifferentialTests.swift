@@ -4,7 +4,9 @@ import Testing
 
 /// The compiled statechart runtime against the naive Appendix D oracle (HIERARCHY.md §9.4), on
 /// seeded random charts driven by random events: the same callback trace and the same
-/// configuration after start and after every event, with the S1 invariant checked each time.
+/// configuration after start and after every event, with the S1 invariant checked each time; in
+/// every other chart some states invoke work, and the running invocations must be the oracle's
+/// (Appendix D's `statesToInvoke`, INVOKE.md I2, I8).
 ///
 /// `STATEMACHINES_DIFFERENTIAL_CASES` sets the number of charts (10,000 by default, what
 /// `.ci/run` runs); `STATEMACHINES_DIFFERENTIAL_SEED` the first seed.
@@ -19,7 +21,22 @@ struct DifferentialTests {
   }
 
   /// Builds the chart with the DSL; callbacks record into `log`, guards read `step`.
-  static func definition(_ chart: RandomChart, log: TestRecorder, step: TestRecorder) -> StateMachineDefinition<DynamicStateMachine> {
+  /// The states that invoke work in the chart of `seed` (INVOKE.md I2, I8): in every other
+  /// chart, about a third of its states that may invoke, so that most charts keep the paths of
+  /// machines without invokes.
+  static func invokingStates(_ chart: RandomChart, seed: UInt64) -> Set<String> {
+    guard seed % 2 == 0 else { return [] }
+    var random = SeededGenerator(seed: seed &* 104_729)
+    return Set(
+      chart.documentOrder.filter { name in
+        let kind = chart.nodes[name]!.kind
+        return kind != .final && kind != .shallowHistory && kind != .deepHistory && Int.random(in: 0..<3, using: &random) == 0
+      })
+  }
+
+  static func definition(
+    _ chart: RandomChart, log: TestRecorder, step: TestRecorder, invoking: Set<String> = []
+  ) -> StateMachineDefinition<DynamicStateMachine> {
     StateMachineDefinition<DynamicStateMachine> { sm in
       sm.maxStepsPerRunToCompletion = AppendixDOracle.maxSteps
       sm.maxEventlessMicrosteps = AppendixDOracle.maxEventless
@@ -38,6 +55,12 @@ struct DifferentialTests {
         case .parallel: sm.addParallelState(path) { _ in }
         case .shallowHistory: sm.addHistory(path, .shallow)
         case .deepHistory: sm.addHistory(path, .deep)
+        }
+        if invoking.contains(name) {
+          // The input records the start; the work runs until its state is left.
+          sm.invoke("do-\(name)", in: path, input: { _, _ in log.append("invoke:\(name)") }) { _ in
+            try await Task.sleep(for: .seconds(3600))
+          }
         }
         if node.kind != .shallowHistory && node.kind != .deepHistory && !chart.quietStates.contains(name) {
           sm.onEntry(path) { _ in log.append("enter:\(name)") }
@@ -118,10 +141,12 @@ struct DifferentialTests {
     let chart = RandomChart(seed: seed)
     let log = TestRecorder()
     let step = TestRecorder()
-    let definition = Self.definition(chart, log: log, step: step)
+    let invoking = invokingStates(chart, seed: seed)
+    let definition = Self.definition(chart, log: log, step: step, invoking: invoking)
     if let error = definition.definitionError { return "definition rejected: \(error)\n\(chart)" }
     let machine = DynamicStateMachine(definition)
-    let oracle = AppendixDOracle(chart)
+    let oracle = AppendixDOracle(chart, invokingStates: invoking)
+    defer { try? machine.stopStateMachine() }
     // Start may fail like any step (an eventless loop, say); the oracle then fails alike.
     try? machine.startStateMachine()
     oracle.start()
@@ -148,6 +173,10 @@ struct DifferentialTests {
           oracle  …\(oracle.trace[window..<min(oracle.trace.count, first + 6)]) configuration \(oracle.configuration.sorted())
           \(chart)
           """
+      }
+      let running = Set(machine.activeInvocations.map { String($0.id.dropFirst("do-".count)) })
+      if running != oracle.invoked {
+        return "after \(events): invocations running \(running.sorted()), the oracle's \(oracle.invoked.sorted())\n\(chart)"
       }
       if let illegal = legalConfiguration(chart, active) { return "S1 violated after \(events): \(illegal)\n\(chart)" }
       if machine.isStateMachineTerminated == oracle.running { return "termination differs after \(events)\n\(chart)" }
