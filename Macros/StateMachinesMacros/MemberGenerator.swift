@@ -204,6 +204,12 @@ struct MemberGenerator {
         \(definition).isInState(state, on: self)
       }
       """,
+      """
+      /// Fires an event by name on the class's actor, awaited from any context, and says how it ended.
+      \(modifiers)func send(_ event: String, payload: (any Sendable)? = nil) async -> StateMachines.FireOutcome {
+        \(definition).send(event, payload: payload, on: self)
+      }
+      """,
     ]
   }
 

@@ -453,6 +453,11 @@ import Testing
             Screen.stateMachine.isInState(state, on: self)
           }
 
+          /// Fires an event by name on the class's actor, awaited from any context, and says how it ended.
+          func send(_ event: String, payload: (any Sendable)? = nil) async -> StateMachines.FireOutcome {
+            Screen.stateMachine.send(event, payload: payload, on: self)
+          }
+
           private struct _$StateMachineIDs: @unchecked Sendable {
             let definition: UnsafeRawPointer
             let event_show: StateMachines.StateMachineEventID

@@ -1,19 +1,25 @@
 // Firing from any context (issue 21): `await object.send("event")` hops to the object's actor or
 // waits for its lock, so a nonisolated async caller needs no hop of its own.
 
+extension StateMachineDefinition {
+  /// Fires the event named `event` on `model` now, in the caller's context, and says how it
+  /// ended: `fire`'s answer with its reason. The members `send(_:payload:)` of objects call it
+  /// on the object's actor.
+  public func send(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> FireOutcome {
+    guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model)) }
+    return FireOutcome(runToCompletion(index, payload, model))
+  }
+}
+
 extension StateMachineObject {
   /// Fires `event` from any context: on the object's global actor if its class is isolated to
   /// one, else at once (taking the object's lock if it has one; a class with neither must be
-  /// used from one context at a time, as `fire`). An unknown name is rejected.
+  /// used from one context at a time, as `fire`). An unknown name is rejected. The macro gives
+  /// an actor-isolated class a member of its own, isolated, so that any context can `await` it.
   public func send(_ event: String, payload: (any Sendable)? = nil) async -> FireOutcome {
     let definition = stateMachineDefinition
     let model = _$stateMachineModel
-    let send = ObjectSend {
-      guard let index = definition.eventIndex(event) else {
-        return .rejected(definition.rejectUnknown(event, model))
-      }
-      return FireOutcome(definition.runToCompletion(index, payload, model))
-    }
+    let send = ObjectSend { definition.send(event, payload: payload, on: model) }
     guard let actor = _$stateMachineActor else { return send.fire() }
     return await fireIsolated(on: actor) { send.fire() }
   }

@@ -140,13 +140,22 @@ struct InvokeRestoreAndSendTests {
     await upload.waitForInvocations()
   }
 
-  @Test("send(_:payload:) on a main-actor model")
-  @MainActor
-  func sendOnMainActor() async {
-    let download = InvokeDownload()
+  @Test("send(_:payload:) fires a main-actor model from a nonisolated context (the generated member hops)")
+  func sendToMainActorFromAnyContext() async {
+    let download = await InvokeDownload()
     #expect(await download.send("go").happened)
-    #expect(download.state == "downloading")
+    #expect(await download.state == "downloading")
+    if case .rejected(let error) = await download.send("go") {
+      #expect("\(error)".contains("go"))
+    } else {
+      Issue.record("go from downloading must be rejected")
+    }
     #expect(await download.send("stop").happened)
+    await Self.finish(download)
+  }
+
+  @MainActor
+  private static func finish(_ download: InvokeDownload) async {
     download.gates.open(1)
     await download.waitForInvocations()
   }
