@@ -22,7 +22,7 @@ public struct InvokeDeclaration<Model> {
 
   /// What a machine restored from saved data (`Codable` or `restoreState`) does with this
   /// invocation when its state is active (INVOKE.md I10): start it again (the default) or raise
-  /// `error.invoke.<id>` with ``InvocationError/interruptedByRestore``.
+  /// `error.invoke.<id>` with ``InvocationError/interruptedByRestore(id:)``.
   @discardableResult
   public func onRestore(_ policy: InvocationRestorePolicy) -> Self {
     builder.store.invocations[index].onRestore = policy
@@ -35,7 +35,7 @@ public enum InvocationRestorePolicy: Sendable, Equatable {
   /// Start the work again at the end of the machine's first step; `input` sees no payload (the
   /// event that entered the state was not saved). For work that may run twice.
   case restart
-  /// Do not start it: raise `error.invoke.<id>` with ``InvocationError/interruptedByRestore``,
+  /// Do not start it: raise `error.invoke.<id>` with ``InvocationError/interruptedByRestore(id:)``,
   /// so that a transition can go where the application checks what the interrupted work did.
   case fail
 }
