@@ -161,3 +161,44 @@ struct InvokeStatechartTests {
     #expect(chart.invocationStatistics.delivered == 0)
   }
 }
+
+/// Internal events, posts and a result in one run (INVOKE.md I2, I12).
+@MainActor
+@StateMachine
+final class InvokeSequencer {
+  let log = TestRecorder()
+  static let stateMachine = StateMachineDefinition<InvokeSequencer> { sm in
+    sm.addState("idle")
+    sm.addState("a")
+    sm.addState("b")
+    sm.addState("done")
+    sm.when("go", transitionFrom: "idle", to: "a")
+    sm.when("next", transitionFrom: "a", to: "b")
+    sm.when("posted", transitionFrom: "b", to: "b", internal: true).action { $0.log.append("posted") }
+    sm.after("go") { sequencer in
+      sequencer.post("posted")
+      sequencer.fire("next")
+    }
+    sm.onEntry("b") { $0.log.append("enter b") }
+    sm.invoke("work", in: "b", input: { sequencer, _ in
+      sequencer.log.append("input")
+      return sequencer.log
+    }) { _ in "result" }
+    sm.whenInvokeDone("work", transitionTo: "done").action { $0.log.append("done") }
+  }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct InvokeRunToCompletionTests {
+  @Test("I2, I12: work starts once the internal events ran, before the posted one; its result comes after the run")
+  func resultAfterInternalAndPostedEvents() async {
+    let sequencer = InvokeSequencer()
+    #expect(sequencer.fire("go"))
+    #expect(sequencer.state == "b")
+    #expect(sequencer.log.lines == ["enter b", "input", "posted"])
+    await sequencer.waitForInvocations()
+    #expect(sequencer.log.lines == ["enter b", "input", "posted", "done"])
+    #expect(sequencer.state == "done")
+  }
+}
