@@ -202,3 +202,73 @@ struct InvokeRunToCompletionTests {
     #expect(sequencer.state == "done")
   }
 }
+
+/// Termination and a seeded schedule of exits, re-entries and releases (INVOKE.md I7, I9).
+@MainActor
+@Suite(.timeLimit(.minutes(2)))
+struct InvokeScheduleTests {
+  @Test("I9: termination cancels the work and delivers nothing")
+  func terminationCancels() async {
+    let machine = DynamicStateMachine(
+      StateMachineDefinition { sm in
+        sm.addState("idle")
+        sm.addState("loading")
+        sm.addState("ready")
+        sm.when("load", transitionFrom: "idle", to: "loading")
+        sm.die(on: "crash", from: ["loading"])
+        sm.invoke("wait", in: "loading") { context in try await Task.sleep(for: .seconds(3600)) }
+        sm.whenInvokeDone("wait", transitionTo: "ready")
+      })
+    #expect(machine.fire("load"))
+    #expect(machine.activeInvocations.count == 1)
+    #expect(machine.fire("crash"))
+    #expect(machine.isStateMachineTerminated)
+    #expect(machine.activeInvocations.isEmpty)
+    await machine.waitForInvocations()
+    #expect(machine.invocationStatistics == InvocationStatistics(started: 1, finished: 1, delivered: 0, dropped: 1))
+  }
+
+  @Test("I7: 10,000 seeded steps of exit, re-entry and release: only the current entry's result is ever taken")
+  func seededSchedule() async {
+    let profile = InvokeProfile()
+    var random = SeededGenerator(seed: 2026)
+    var started: [UInt64] = []
+    var released: Set<UInt64> = []
+    for _ in 0..<10_000 {
+      switch Int.random(in: 0..<4, using: &random) {
+      case 0:
+        profile.userID = "\(started.count)"
+        profile.fire("load")
+      case 1:
+        profile.fire("cancel")
+      case 2:
+        profile.fire("reload")
+      default:
+        let unreleased = started.filter { !released.contains($0) }
+        guard let generation = unreleased.randomElement(using: &random) else { continue }
+        let current = profile.activeInvocations.first?.generation
+        let before = profile.invocationStatistics
+        released.insert(generation)
+        profile.gates.open(generation)
+        await eventually { profile.invocationStatistics.finished == before.finished + 1 }
+        let after = profile.invocationStatistics
+        // The current generation's result is taken; any other is dropped.
+        if generation == current {
+          #expect(after.delivered == before.delivered + 1)
+          #expect(profile.state == "ready")
+        } else {
+          #expect(after.dropped == before.dropped + 1)
+        }
+      }
+      if let generation = profile.activeInvocations.first?.generation, !started.contains(generation) {
+        started.append(generation)
+      }
+    }
+    for generation in started where !released.contains(generation) { profile.gates.open(generation) }
+    await profile.waitForInvocations()
+    let statistics = profile.invocationStatistics
+    #expect(statistics.started == started.count)
+    #expect(statistics.finished == statistics.started)
+    #expect(statistics.delivered + statistics.dropped == statistics.started)
+  }
+}

@@ -25,6 +25,26 @@ final class InvokeRacer: @unchecked Sendable {
   }
 }
 
+/// Makes sentinels for invoked work and watches every 100th through a weak reference.
+final class WeakSentinels: @unchecked Sendable {
+  private struct Weak { weak var sentinel: InvocationSentinel? }
+  private let lock = NSLock()
+  private var made = 0
+  private var weakOnes: [Weak] = []
+
+  func make() -> InvocationSentinel {
+    let sentinel = InvocationSentinel()
+    lock.withLock {
+      made += 1
+      if made % 100 == 0 { weakOnes.append(Weak(sentinel: sentinel)) }
+    }
+    return sentinel
+  }
+
+  var watched: Int { lock.withLock { weakOnes.count } }
+  var alive: Int { lock.withLock { weakOnes.filter { $0.sentinel != nil }.count } }
+}
+
 /// `count`, divided by `STATEMACHINES_STRESS_DIVISOR` when `.ci/run` sets it (under
 /// ThreadSanitizer, which is many times slower).
 func stressCount(_ count: Int) -> Int {
@@ -47,6 +67,7 @@ func onThread(_ body: @escaping @Sendable () -> Void) async {
 struct InvokeStressTests {
   @Test("A.6 10: 4 threads × 25,000 load/cancel cycles on a locked model leave nothing running")
   func loadCancelStress() async {
+    let sentinels = WeakSentinels()
     let machine = DynamicStateMachine(
       StateMachineDefinition { sm in
         sm.addState("idle")
@@ -54,7 +75,10 @@ struct InvokeStressTests {
         sm.addState("ready")
         sm.when("load", transitionFrom: "idle", to: "loading")
         sm.when("cancel", transitionFrom: "loading", to: "idle")
-        sm.invoke("wait", in: "loading") { _ in
+        // Each work holds a sentinel; every 100th is watched through a weak reference.
+        sm.invoke("wait", in: "loading", input: { _, _ in sentinels.make() }) { context in
+          let held = context.input
+          defer { _ = held }
           try await Task.sleep(for: .seconds(3600))
         }
         sm.whenInvokeDone("wait", transitionTo: "ready")
@@ -81,6 +105,9 @@ struct InvokeStressTests {
     // Every work was cancelled: its (error) result dropped, none offered to the machine.
     #expect(statistics.delivered == 0)
     #expect(statistics.dropped == statistics.started)
+    // I9: the ended tasks let go of what they held.
+    #expect(sentinels.watched > 0)
+    #expect(sentinels.alive == 0)
   }
 
   @Test("A.6 11, I7: 100,000 results racing a cancel: a taken result always belongs to the current entry")
