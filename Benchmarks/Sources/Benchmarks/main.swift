@@ -140,6 +140,15 @@ if only == nil || only!.contains("memory") {
   } else {
     print("info   timeout memory: resident memory not readable on this platform")
   }
+  if let memory = await invokeMemory(cycles: 100_000) {
+    let grown = max(0, memory.after - memory.baseline)
+    let perCycle = Double(grown) / 100_000
+    print(
+      "\(perCycle < 20 ? "MET   " : "MISSED") 100k invoke load/cancel cycles on one object: resident memory "
+        + "\(memory.baseline / 1024) KiB before, \(memory.after / 1024) KiB after every task ended "
+        + "(\(format(perCycle, digits: 1)) bytes/cycle, goal: no growth; "
+        + "\(format(memory.allocationsPerCycle, digits: 1)) allocations/cycle)")
+  }
 }
 print()
 print("checksum \(checksum), total \(format(nanoseconds(clock.now - start) / 1e9, digits: 1)) s")
