@@ -160,13 +160,13 @@ extension StateMachineDefinition {
   /// inlined part reads. Merged, a method called out of line ran a thunk and kept the four
   /// addresses in saved registers across the IDs' `swift_once` (+14.5 instructions per event, row
   /// 1c of the benchmarks); the definition, a fifth, keeps them apart. The call takes the ID as one
-  /// value, as the call of ``fireFully(_:_:)`` it replaces took its index: passing two fields, or
-  /// checking inline, made the generated method too large for the optimiser to inline it into a
-  /// caller (row 1c: 83.5).
+  /// value, as the call of ``fireFully(_:_:)`` it replaces took its index (and it runs what that
+  /// does, without a second call): passing two fields, or checking inline, made the generated
+  /// method too large for the optimiser to inline it into a caller (row 1c: 83.5).
   @inlinable @inline(never)
   func fireFlagged(_ event: StateMachineEventID, _ model: Model) -> Bool {
     guard event.definition == compiled.identity else { return rejectForeign(event, model) }
-    return fireFully(event.index, model)
+    return runToCompletion(event.index, noPayload, model).happened
   }
 
   /// Everything the fast tiers do not handle: kept out of line so they stay small.
