@@ -3,8 +3,6 @@
 public struct StateMachineEventID: Hashable, Sendable {
   /// The definition the ID belongs to: every other definition rejects it.
   @usableFromInline let definition: ObjectIdentifier
-  /// The event's index in ``StateMachineDefinition/events``, or -1 for an unknown name.
-  @usableFromInline let index: Int32
   /// Where the event's column starts in the definition's fast table (`index * states.count`; the
   /// last, all-rejecting column for an unknown name): the hot path adds the state index to it.
   @usableFromInline let column: Int
@@ -12,6 +10,12 @@ public struct StateMachineEventID: Hashable, Sendable {
   /// compares the current state with it instead of loading the table, so the next state does not
   /// depend on a load from the current one and the CPU can predict the branch.
   @usableFromInline let onlySource: Int32
+  /// The event's index in ``StateMachineDefinition/events``, or -1 for an unknown name.
+  ///
+  /// Declared after `onlySource`, not before: an ID passed as an argument travels in registers,
+  /// two adjacent `Int32`s sharing one, and the hot path reads `onlySourceSlot` alone, which a
+  /// shared register would make cost an extra move per event in a loop of generated methods.
+  @usableFromInline let index: Int32
   /// The fast-table value of the `onlySource` slot (meaningful when `onlySource >= 0`).
   @usableFromInline let onlySourceSlot: TransitionSlot
 

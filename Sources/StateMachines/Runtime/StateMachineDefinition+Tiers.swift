@@ -31,7 +31,7 @@ extension StateMachineDefinition {
     lock?.lock()
     guard let slot = tierSlot(event, model) else {
       lock?.unlock()
-      return fireFully(event.index, model)
+      return fireFlagged(event, model)
     }
     if slot.isFast {
       model._$stateMachineStorage.stateIndex = slot.fastTarget
@@ -148,6 +148,25 @@ extension StateMachineDefinition {
       return state == event.onlySource ? event.onlySourceSlot : .none
     }
     return compiled.fastSlots[event.column &+ Int(state)]
+  }
+
+  /// The full step of an object whose flags or state hooks the inlined part of ``fire(_:on:)``
+  /// found set (busy, queued, not started, a store step, `@Observable`).
+  ///
+  /// It checks the ID's definition, which a generated member does not need (its ID is its
+  /// definition's by construction), for Swift's LLVM function merging: that pass folds functions
+  /// that differ in at most four constants into one that takes them as arguments, and a class's
+  /// generated event methods differ only in the addresses of their ID's fields, four of which the
+  /// inlined part reads. Merged, a method called out of line ran a thunk and kept the four
+  /// addresses in saved registers across the IDs' `swift_once` (+14.5 instructions per event, row
+  /// 1c of the benchmarks); the definition, a fifth, keeps them apart. The call takes the ID as one
+  /// value, as the call of ``fireFully(_:_:)`` it replaces took its index (and it runs what that
+  /// does, without a second call): passing two fields, or checking inline, made the generated
+  /// method too large for the optimiser to inline it into a caller (row 1c: 83.5).
+  @inlinable @inline(never)
+  func fireFlagged(_ event: StateMachineEventID, _ model: Model) -> Bool {
+    guard event.definition == compiled.identity else { return rejectForeign(event, model) }
+    return runToCompletion(event.index, noPayload, model).happened
   }
 
   /// Everything the fast tiers do not handle: kept out of line so they stay small.
