@@ -83,6 +83,9 @@ struct InvocationSpec<Model> {
   let input: (Model, Transition) throws -> any Sendable
   let work: @Sendable (InvocationStart) async throws -> (any Sendable)?
   var onRestore: InvocationRestorePolicy = .restart
+  /// The name its work was bound to (``BoundInvocation``), for a definition loaded from data
+  /// (export); `nil` for work written in code.
+  var source: String? = nil
 }
 
 /// Thrown by the erased work closure if its input is not of the declared type (cannot happen:
