@@ -11,12 +11,12 @@ struct SCXMLInvoke {
 }
 
 /// What an event of a `<transition>` is, seen from the invokes: an invoke's result (taken by
-/// `whenInvokeDone`/`whenInvokeFailed`), a result event only a prefix matched (not taken), or
-/// another event.
+/// `whenInvokeDone`/`whenInvokeFailed`), a result event that the transition can never take
+/// (not declared), or another event.
 enum SCXMLInvokeEvent {
   case done(String)
   case error(String)
-  case prefixMatched
+  case neverTaken
   case other
 }
 
@@ -84,23 +84,25 @@ extension SCXMLImporter {
 
   /// What `event`, matched by the descriptors `literal` of a `<transition>` of `source`, is. A
   /// result event written out (`done.invoke.fetch`) in the invoking state is that invoke's result
-  /// transition; in another state it is an error (the result goes to the invoking state only).
-  /// One that only a prefix matched (`done.invoke`, `done`, `*`) is not taken: SCXML's prefix
-  /// matching of result events is not supported.
+  /// transition. In a state outside the invoking one it is never taken (a result is dropped once
+  /// its state is left, I7: W3C 236 and 252 write such transitions to fail on a late event); in
+  /// an ancestor or descendant it cannot be expressed (the result transition leaves the invoking
+  /// state). A result event only a prefix matched (`done.invoke`, `done`, `*`) is not taken:
+  /// SCXML's prefix matching of result events is not supported.
   func invokeEvent(
     _ event: String, literal: Set<String>, source: StateInfo, at element: XMLTree
   ) throws(DefinitionError) -> SCXMLInvokeEvent {
     for (prefix, isDone) in [("done.invoke.", true), ("error.invoke.", false)] where event.hasPrefix(prefix) {
       let id = String(event.dropFirst(prefix.count))
       guard let invoke = invokes.first(where: { $0.id == id }) else { return .other }
-      guard literal.contains(event) else { return .prefixMatched }
-      guard invoke.statePath == source.path else {
-        throw .invalidDocument(
-          "a transition on '\(event)' must be in the state that invokes '\(id)' (its <invoke> is at "
-            + "\(invoke.element.line):\(invoke.element.column))",
-          line: element.line, column: element.column)
-      }
-      return isDone ? .done(id) : .error(id)
+      guard literal.contains(event) else { return .neverTaken }
+      if invoke.statePath == source.path { return isDone ? .done(id) : .error(id) }
+      let related = source.path.hasPrefix(invoke.statePath + "/") || invoke.statePath.hasPrefix(source.path + "/")
+      guard related else { return .neverTaken }
+      throw .invalidDocument(
+        "a transition on '\(event)' must be in the state that invokes '\(id)', not in an ancestor or descendant "
+          + "(its <invoke> is at \(invoke.element.line):\(invoke.element.column))",
+        line: element.line, column: element.column)
     }
     return .other
   }

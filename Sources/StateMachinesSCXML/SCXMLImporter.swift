@@ -264,7 +264,7 @@ struct SCXMLImporter<Model: StateMachineObject> {
       switch try invokeEvent(event, literal: literal, source: source, at: element) {
       case .done(let id): operations.append { declare($0.whenInvokeDone(id, transitionTo: targetPaths, kind: kind)) }
       case .error(let id): operations.append { declare($0.whenInvokeFailed(id, transitionTo: targetPaths, kind: kind)) }
-      case .prefixMatched: continue
+      case .neverTaken: continue
       case .other: operations.append { declare($0.when(event, transitionFrom: from, to: targetPaths, kind: kind)) }
       }
       transitionElements.append(element)

@@ -8,8 +8,9 @@ extension StateMachineDefinition {
   /// A.5): its `src` (or `type`) names work bound with ``Bindings/invocation(_:_:)``, an absent `id`
   /// is `<state id>.<n>` (`n` counting the state's invokes from 0), and transitions on
   /// `done.invoke.<id>` / `error.invoke.<id>` written in the invoking state are its result
-  /// transitions; a descriptor that only matches them as a prefix (`done.invoke`, `*`) does not
-  /// take them, and `autoforward="true"`, the expression attributes, `<param>`, `<content>`,
+  /// transitions (in another state they are never taken: a result is dropped once its state is
+  /// left); a descriptor that only matches them as a prefix (`done.invoke`, `*`) does not take
+  /// them, and `autoforward="true"`, the expression attributes, `<param>`, `<content>`,
   /// `<finalize>` and nested SCXML sessions are refused. A `cond` other than
   /// `true`, `false` and `In('id')` combinations, and any other executable element, must be
   /// bound in `bind` by its text. `build` may then add states, transitions and callbacks in
