@@ -32,6 +32,12 @@ import Testing
     sm.whenInvokeFailed("heartbeat", transitionTo: "idle")
   }
 
+  @Test("the definition lists its invokes with their states' paths")
+  func invokeList() {
+    #expect(Self.flat.invokes == [DeclaredInvoke(id: "fetchUser", state: "loading")])
+    #expect(Self.chart.invokes.map(\.description) == ["heartbeat in 'session'", "poll in 'session/polling'"])
+  }
+
   @Test("DOT of a flat machine: the state's label has do / fetchUser; the result edges read done: and error:")
   func flatDot() throws {
     try #require(Self.flat.definitionError == nil)
