@@ -142,7 +142,7 @@ let chartRows: [Row] = [
     charts: [
       Chart(
         name: "unsupported", format: .scxml, text: scxml(#"<state id="a"><invoke srcexpr="x"/></state>"#),
-        message: "<invoke srcexpr> is not supported", places: [at(2, 30)], thrown: .invalidDocument),
+        message: "<invoke srcexpr> is not supported", places: [at(2, 34)], thrown: .invalidDocument),
       Chart(
         name: "malformed", format: .scxml, text: scxml("<state id=\"a\">\n<state id=\"b\"/>"),
         message: "malformed XML", places: [at(4, 9)], thrown: .invalidDocument),
