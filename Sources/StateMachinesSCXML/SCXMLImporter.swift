@@ -10,7 +10,9 @@ internal import StateMachinesNames
 /// applies (a compound source, every target inside it), else `.external`; event descriptors
 /// (`"a b"`, the prefix `error` matching `error.x`, `*`) are expanded over the document's events;
 /// `done.state.<id>` becomes `done.state.<path>`; `<raise>` fires an internal event, `<send>` posts
-/// an external one, with `delay` on the machine's clock.
+/// an external one, with `delay` on the machine's clock. `<invoke>` runs work bound by its `src`
+/// or `type`; transitions on `done.invoke.<id>` / `error.invoke.<id>` written in the invoking
+/// state are its result transitions (SCXMLImporter+Invoke).
 struct SCXMLImporter<Model: StateMachineObject> {
   typealias Action = (Model, Transition) throws -> Void
   static var namespace: String { "http://www.w3.org/2005/07/scxml" }
@@ -30,6 +32,8 @@ struct SCXMLImporter<Model: StateMachineObject> {
   private var alphabet: [String] = []
   /// The builder calls, in document order.
   private(set) var operations: [(StateMachineBuilder<Model>) -> Void] = []
+  /// The document's `<invoke>`s, in document order.
+  private(set) var invokes: [SCXMLInvoke] = []
   private var generatedIDs = 0
   /// The document's root, and the `<transition>` of each transition the operations declare, in
   /// order: where an error the definition's checks find is located (``SCXMLImporter/locate(_:culprits:)``).
@@ -49,6 +53,7 @@ struct SCXMLImporter<Model: StateMachineObject> {
     try collectStates(root, parentID: nil, parentPath: nil)
     guard !states.isEmpty else { throw .invalidDocument("the document has no states", line: root.line, column: root.column) }
     collectEvents(root)
+    invokes = try Self.readInvokes(of: states, bind: bind)
     try plan(root)
   }
 
@@ -213,6 +218,12 @@ struct SCXMLImporter<Model: StateMachineObject> {
         operations.append { $0.addState(path) }
       }
     }
+    for invoke in invokes where invoke.statePath == path {
+      operations.append { builder in
+        let declaration = builder.invoke(invoke.id, in: path, work: invoke.work)
+        if invoke.autoforward { declaration.autoforward() }
+      }
+    }
     for child in element.children {
       switch child.name {
       case "onentry":
@@ -221,7 +232,7 @@ struct SCXMLImporter<Model: StateMachineObject> {
         if let action = try executableContent(child.children) { operations.append { $0.onExit(path, action) } }
       case "transition":
         try planTransition(child, source: state)
-      case "state", "parallel", "final", "history", "initial":
+      case "state", "parallel", "final", "history", "initial", "invoke":
         break
       default:
         throw .invalidDocument("<\(child.name)> is not supported in <\(element.name)>", line: child.line, column: child.column)
@@ -250,8 +261,15 @@ struct SCXMLImporter<Model: StateMachineObject> {
       transitionElements.append(element)
       return
     }
+    let literal = Set(descriptors.split(whereSeparator: \.isWhitespace).map(String.init))
     for event in events(matching: descriptors) {
-      operations.append { declare($0.when(event, transitionFrom: from, to: targetPaths, kind: kind)) }
+      // An invoke's result event becomes its result transition (INVOKE.md A.5).
+      switch try invokeEvent(event, literal: literal, source: source, at: element) {
+      case .done(let id): operations.append { declare($0.whenInvokeDone(id, transitionTo: targetPaths, kind: kind)) }
+      case .error(let id): operations.append { declare($0.whenInvokeFailed(id, transitionTo: targetPaths, kind: kind)) }
+      case .neverTaken: continue
+      case .other: operations.append { declare($0.when(event, transitionFrom: from, to: targetPaths, kind: kind)) }
+      }
       transitionElements.append(element)
     }
   }

@@ -4,7 +4,14 @@ import StateMachines
 extension StateMachineDefinition {
   /// Builds a definition from an SCXML document (HIERARCHY.md §8): states, parallel states,
   /// finals, history, initial states and transitions with their events, conditions and types;
-  /// `<raise>`, `<send>` (with `delay`, on `clock`) and `<log>` (ignored). A `cond` other than
+  /// `<raise>`, `<send>` (with `delay`, on `clock`), `<log>` (ignored) and `<invoke>` (INVOKE.md
+  /// A.5): its `src` (or `type`) names work bound with `bind.invocation(_:_:)`, an absent `id`
+  /// is `<state id>.<n>` (`n` counting the state's invokes from 0), and transitions on
+  /// `done.invoke.<id>` / `error.invoke.<id>` written in the invoking state are its result
+  /// transitions (in another state they are never taken: a result is dropped once its state is
+  /// left); a descriptor that only matches them as a prefix (`done.invoke`, `*`) does not take
+  /// them, and `autoforward="true"`, the expression attributes, `<param>`, `<content>`,
+  /// `<finalize>` and nested SCXML sessions are refused. A `cond` other than
   /// `true`, `false` and `In('id')` combinations, and any other executable element, must be
   /// bound in `bind` by its text. `build` may then add states, transitions and callbacks in
   /// code, addressing the document's states by path, or set limits such as

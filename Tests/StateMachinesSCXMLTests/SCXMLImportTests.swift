@@ -142,7 +142,7 @@ struct SCXMLImportTests {
       ("<state id=\"a\"><onentry><assign location=\"x\" expr=\"1\"/></onentry></state>", "<assign> is not supported", 3),
       ("<state id=\"a\"/><state id=\"a\"/>", "id 'a' is declared twice", 3),
       ("<state id=\"a/b\"/>", "contains '/'", 3),
-      ("<state id=\"a\"><invoke src=\"x\"/></state>", "<invoke> is not supported", 3),
+      ("<state id=\"a\"><invoke src=\"x\"/></state>", "invocation 'x' is not bound", 3),
       ("<state id=\"a\"><onentry><send event=\"e\" target=\"http://x\"/></onentry></state>", "target='http://x'", 3),
       ("<state id=\"a\"><onentry><send event=\"e\" delay=\"soon\"/></onentry></state>", "delay 'soon'", 3),
       ("<datamodel><data id=\"x\"/></datamodel><state id=\"a\"/>", "<data> is not supported", 3),

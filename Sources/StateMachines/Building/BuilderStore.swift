@@ -160,6 +160,7 @@ final class BuilderStore<Model> {
     }
     for index in entryActions.indices { entryActions[index].state = named(entryActions[index].state) }
     for index in exitActions.indices { exitActions[index].state = named(exitActions[index].state) }
+    for index in invocations.indices { invocations[index].state = named(invocations[index].state) }
   }
 
   /// Appends an anonymous region to parallel node `parallel`.

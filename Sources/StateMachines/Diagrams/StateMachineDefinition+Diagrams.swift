@@ -5,7 +5,9 @@ import Foundation
 extension StateMachineDefinition {
   /// The machine as a Graphviz DOT digraph: an initial-state marker, one edge per declared
   /// transition labelled with its event (`[guard]` where it has one, the timeout or notification
-  /// that fires it), final states as double circles, wildcard transitions from a `*` node.
+  /// that fires it), final states as double circles, wildcard transitions from a `*` node. A
+  /// state that invokes work has a `do / <id>` line (UML's do-activity); the edges its result
+  /// takes are labelled `done: <id>` and `error: <id>`.
   ///
   /// A hierarchical machine draws compound states as clusters, regions with dashed borders,
   /// and history, junction, fork and join pseudostates in their UML shapes.
@@ -24,7 +26,9 @@ extension StateMachineDefinition {
     lines.append("  \"__initial\" [label=\"\", shape=point];")
     for (index, state) in compiled.states.enumerated() {
       let shape = compiled.isFinal[index] ? "doublecircle" : "ellipse"
-      lines.append("  \(dotID(state)) [shape=\(shape)];")
+      let activities = doActivities(of: Int32(index))
+      let label = activities.isEmpty ? "" : ", label=\(dotLabel([state] + activities))"
+      lines.append("  \(dotID(state)) [shape=\(shape)\(label)];")
     }
     if !compiled.states.isEmpty {
       lines.append("  \"__initial\" -> \(dotID(stateName(compiled.initialStateIndex)));")
@@ -42,6 +46,8 @@ extension StateMachineDefinition {
 
   /// The machine as Mermaid `stateDiagram-v2` text: `[*]` marks the initial state and the final
   /// states; one edge per declared transition; wildcard transitions come from an `any` state.
+  /// A state that invokes work has a `do / <id>` description; result edges read `done: <id>`
+  /// and `error: <id>`.
   /// A hierarchical machine draws compound states as composite states, with `--` between the
   /// regions of a parallel state.
   public var mermaidDiagram: String {
@@ -57,6 +63,7 @@ extension StateMachineDefinition {
     let ids = Dictionary(uniqueKeysWithValues: compiled.states.enumerated().map { ($0.element, "s\($0.offset)") })
     for (index, state) in compiled.states.enumerated() {
       lines.append("  state \"\(mermaidText(state))\" as s\(index)")
+      for activity in doActivities(of: Int32(index)) { lines.append("  s\(index) : \(mermaidText(activity))") }
     }
     if !compiled.states.isEmpty {
       lines.append("  [*] --> \(ids[stateName(compiled.initialStateIndex)]!)")
@@ -78,7 +85,7 @@ extension StateMachineDefinition {
   private func diagramEdges() -> [(from: String?, to: String, label: String)] {
     var edges: [(from: String?, to: String, label: String)] = []
     for transition in compiled.declaredTransitions {
-      var label = eventName(transition.event)
+      var label = diagramEventName(transition.event)
       if transition.isGuarded { label += " [guard]" }
       if let timeout = transition.timeout { label += " (after \(timeout))" }
       if let notification = transition.notification { label += " (on \(notification.rawValue))" }

@@ -27,7 +27,7 @@ extension StateMachineDefinition {
       case .compound, .parallel:
         let isRegion = tree.parents[Int(state)] >= 0 && tree.kinds[Int(tree.parents[Int(state)])] == .parallel
         lines.append("\(indent)subgraph \(cluster(state)) {")
-        lines.append("\(indent)  label=\(quoted(label(state)));")
+        lines.append("\(indent)  label=\(dotLabel([label(state)] + doActivities(of: state)));")
         lines.append("\(indent)  style=\(isRegion ? "dashed" : "rounded");")
         lines.append("\(indent)  \(anchor(state)) [shape=point, style=invis, width=0.01];")
         if kind == .compound {
@@ -38,7 +38,7 @@ extension StateMachineDefinition {
         for child in tree.children[Int(state)] { emit(child, indent: indent + "  ") }
         lines.append("\(indent)}")
       case .atomic:
-        lines.append("\(indent)\(id(state)) [label=\(quoted(label(state))), shape=box, style=rounded];")
+        lines.append("\(indent)\(id(state)) [label=\(dotLabel([label(state)] + doActivities(of: state))), shape=box, style=rounded];")
       case .final:
         lines.append("\(indent)\(id(state)) [label=\(quoted(label(state))), shape=doublecircle];")
       case .history(let history):
@@ -105,6 +105,7 @@ extension StateMachineDefinition {
       switch tree.kinds[Int(state)] {
       case .compound, .parallel:
         lines.append("\(indent)state \"\(mermaidLabel(label))\" as \(id(state))")
+        for activity in doActivities(of: state) { lines.append("\(indent)\(id(state)) : \(mermaidLabel(activity))") }
         lines.append("\(indent)state \(id(state)) {")
         if tree.kinds[Int(state)] == .compound {
           for target in chart.initial[Int(state)] { lines.append("\(indent)  [*] --> \(id(target))") }
@@ -120,6 +121,7 @@ extension StateMachineDefinition {
         lines.append("\(indent)}")
       case .atomic:
         lines.append("\(indent)state \"\(mermaidLabel(label))\" as \(id(state))")
+        for activity in doActivities(of: state) { lines.append("\(indent)\(id(state)) : \(mermaidLabel(activity))") }
       case .final:
         lines.append("\(indent)state \"\(mermaidLabel(label))\" as \(id(state))")
         lines.append("\(indent)\(id(state)) --> [*]")
@@ -159,7 +161,7 @@ extension StateMachineDefinition {
   }
 
   private func edgeLabel(_ transition: Statechart<Model>.ChartTransition) -> String {
-    var label = transition.event >= 0 ? eventName(transition.event) : "(always)"
+    var label = transition.event >= 0 ? diagramEventName(transition.event) : "(always)"
     if transition.guardBody != nil { label += " [guard]" }
     if transition.source >= 0, let trigger = compiled.triggers[Int(transition.source)].first(where: { $0.event == transition.event }) {
       if let timeout = trigger.timeout { label += " (after \(timeout))" }

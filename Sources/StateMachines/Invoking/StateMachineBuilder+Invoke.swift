@@ -28,8 +28,8 @@ extension StateMachineBuilder {
         input: input, id: start.id, generation: start.generation, clock: start.clock, sender: start.sender,
         events: start.events)
       let output = try await run(context)
-      // A `Void` result is no payload (I6).
-      return Output.self == Void.self ? nil : output
+      // A `Void` result, or an optional one that is `nil`, is no payload (I6).
+      return InvocationOutput.payload(output)
     }
     store.invocations.append(
       InvocationSpec(id: id, state: reference(state), input: { model, transition in try input(model, transition) }, work: work))
@@ -85,6 +85,9 @@ struct InvocationSpec<Model> {
   let work: @Sendable (InvocationStart) async throws -> (any Sendable)?
   var onRestore: InvocationRestorePolicy = .restart
   var autoforward = false
+  /// The name its work was bound to (``BoundInvocation``), for a definition loaded from data
+  /// (export); `nil` for work written in code.
+  var source: String? = nil
 }
 
 /// Thrown by the erased work closure if its input is not of the declared type (cannot happen:

@@ -80,12 +80,14 @@ extension JSONDefinitionLoader {
     return body
   }
 
-  /// What declares a transition: `on` (an event), `always`, `after` (a timeout) or `onDone`.
+  /// What declares a transition: `on` (an event), `always`, `after` (a timeout), `onDone`, or
+  /// an invoke's `onDone`/`onError` (its result event, and its id).
   enum Trigger {
     case event(String)
     case always
     case after(Double)
     case done
+    case invokeResult(String, id: String)
   }
 
   mutating func loadTransitions(
@@ -169,6 +171,7 @@ extension JSONDefinitionLoader {
     var event = ""
     if case .event(let name) = trigger { event = name }
     if case .after(let seconds) = trigger { event = Self.timeoutEvent(seconds: seconds, path: path) }
+    if case .invokeResult(let name, _) = trigger { event = name }
     var spec = BuilderStore<Model>.TransitionSpec(
       event: event, from: from, to: written.targets.map { .name($0, scope: node) }, kind: kind)
     switch trigger {
@@ -177,6 +180,7 @@ extension JSONDefinitionLoader {
       guard written.targets.count <= 1 else { throw document.error("onDone takes one target", at: value, pointer()) }
       spec.isDoneTransition = true
     case .after(let seconds): spec.timeout = .seconds(seconds)
+    case .invokeResult(_, let id): spec.invokeID = id
     case .event: break
     }
     spec.guardBody = written.guardBody

@@ -13,6 +13,7 @@ struct JSONDefinitionLoader<Model> {
   let store: BuilderStore<Model>
   var usedGuards: Set<String> = []
   var usedActions: Set<String> = []
+  var usedInvocations: Set<String> = []
   var stateCount = 0
   var transitionCount = 0
   /// Every state reference the document makes, checked once the tree is known, so that an
@@ -200,6 +201,7 @@ struct JSONDefinitionLoader<Model> {
       }
     }
     try loadTransitions(fields, of: node, this: this, path: path, pointer())
+    if let value = fields["invoke"] { try loadInvokes(value, node: node, this: this, pointer()) }
   }
 
   mutating func loadJunction(
@@ -245,7 +247,7 @@ enum JSONFormatKeys {
   /// The state types (`type`) and the keys each allows.
   static let byType: [String: Set<String>] = {
     let common: Set<String> = ["type", "description"]
-    let behaviour: Set<String> = ["on", "always", "after", "entry", "exit"]
+    let behaviour: Set<String> = ["on", "always", "after", "entry", "exit", "invoke"]
     return [
       "atomic": common.union(behaviour),
       "compound": common.union(behaviour).union(["states", "initial", "onDone"]),
@@ -259,6 +261,8 @@ enum JSONFormatKeys {
   /// The keys of a transition object, and of a timeout (`after`), which adds `seconds`.
   static let transition: Set<String> = ["target", "kind", "guard", "actions", "description"]
   static let timeout: Set<String> = transition.union(["seconds"])
+  /// The keys of an invoke (INVOKE.md A.5).
+  static let invoke: Set<String> = ["id", "src", "onDone", "onError", "onRestore", "autoforward"]
 }
 
 extension JSONValue {

@@ -8,7 +8,8 @@ extension StateMachineDefinition {
   ///   document order (XState's authoring shape, without functions);
   /// - TBStateMachine's: `states` and `transitions` are arrays.
   ///
-  /// Guards and actions are named in the document and bound in `bind`; `build` may then add
+  /// Guards, actions and invoked work (a state's `invoke`, INVOKE.md A.5) are named in the
+  /// document and bound in `bind`; `build` may then add
   /// states, transitions and callbacks in code, addressing the document's states by path.
   ///
   /// ```swift
@@ -20,8 +21,8 @@ extension StateMachineDefinition {
   ///
   /// - Throws: ``DefinitionError/invalidJSON(_:line:column:pointer:)`` for malformed JSON, a
   ///   document past `limits`, or a broken rule of the format;
-  ///   ``DefinitionError/unboundName(_:at:line:column:)`` for a guard or action `bind` does not
-  ///   supply; any other ``DefinitionError`` the definition's checks find, wrapped in
+  ///   ``DefinitionError/unboundName(_:at:line:column:)`` for a guard, action or invocation
+  ///   `bind` does not supply; any other ``DefinitionError`` the definition's checks find, wrapped in
   ///   ``DefinitionError/located(_:at:)`` with where its culprits are written (a culprit that
   ///   `build` added has no location). A binding the document never uses is reported in
   ///   ``definitionWarnings``.
@@ -53,6 +54,9 @@ extension StateMachineDefinition {
       }
       warnings += bindings.actionNames.filter { !loader.usedActions.contains($0) }.map {
         "action '\($0)' is bound but the document does not use it"
+      }
+      warnings += bindings.invocationNames.filter { !loader.usedInvocations.contains($0) }.map {
+        "invocation '\($0)' is bound but the document does not use it"
       }
     }
     store.clock = clock

@@ -23,6 +23,8 @@ struct JSONExporter<Model> {
   private var transitions: [[BuilderStore<Model>.TransitionSpec]]
   private var entries: [[String]]
   private var exits: [[String]]
+  /// Per tree node, its invokes (declaration order).
+  private var invocations: [[InvocationSpec<Model>]]
 
   init(_ store: BuilderStore<Model>) throws(DefinitionError) {
     self.store = store
@@ -30,12 +32,19 @@ struct JSONExporter<Model> {
     transitions = Array(repeating: [], count: tree.count)
     entries = Array(repeating: [], count: tree.count)
     exits = Array(repeating: [], count: tree.count)
+    invocations = Array(repeating: [], count: tree.count)
+    for invocation in store.invocations {
+      guard invocation.source != nil else { throw Self.cannot("an invoke whose work is written in code ('\(invocation.id)')") }
+      invocations[Int(try tree.resolve(invocation.state, context: "export"))].append(invocation)
+    }
     for spec in store.transitions {
       guard let from = spec.from else { throw Self.cannot("a wildcard transition ('\(spec.event)')") }
       if spec.notification != nil { throw Self.cannot("a notification trigger ('\(spec.event)')") }
       if spec.terminates { throw Self.cannot("a terminating transition ('\(spec.event)')") }
       if spec.guardBody != nil && spec.guardName == nil { throw Self.cannot("a guard written in code ('\(spec.event)')") }
       if spec.action != nil && spec.actionNames.isEmpty { throw Self.cannot("an action written in code ('\(spec.event)')") }
+      // An invoke's result transitions are written under the invoke (appendInvokes).
+      if spec.invokeID != nil { continue }
       for reference in from { transitions[Int(try tree.resolve(reference, context: "export"))].append(spec) }
     }
     for action in store.entryActions {
@@ -116,6 +125,7 @@ struct JSONExporter<Model> {
     if !entries[Int(node)].isEmpty { members.append(("entry", .array(entries[Int(node)].map { .string($0) }))) }
     if !exits[Int(node)].isEmpty { members.append(("exit", .array(exits[Int(node)].map { .string($0) }))) }
     try appendTransitions(of: node, to: &members)
+    try appendInvokes(of: node, to: &members)
     let children = tree.children[Int(node)]
     if !children.isEmpty {
       members.append(("states", .object(try children.map { child throws(DefinitionError) in try state(child) })))
@@ -132,31 +142,36 @@ struct JSONExporter<Model> {
     return written.count == 1 ? .string(written[0]) : .array(written.map { .string($0) })
   }
 
+  /// The invokes of `node` (INVOKE.md A.5): id, bound source, restore policy, and the result
+  /// transitions the store declares for each.
+  private func appendInvokes(of node: Int32, to members: inout [(String, JSONOutput)]) throws(DefinitionError) {
+    guard !invocations[Int(node)].isEmpty else { return }
+    var invokes: [JSONOutput] = []
+    for invocation in invocations[Int(node)] {
+      let source = invocation.source ?? invocation.id
+      var fields: [(String, JSONOutput)] = []
+      if invocation.id != source { fields.append(("id", .string(invocation.id))) }
+      fields.append(("src", .string(source)))
+      for (key, event) in [("onDone", InvocationEvents.done(invocation.id)), ("onError", InvocationEvents.error(invocation.id))] {
+        let results = try store.transitions.filter { $0.invokeID == invocation.id && $0.event == event }.map {
+          spec throws(DefinitionError) in try transition(spec, of: node)
+        }
+        if !results.isEmpty { fields.append((key, results.count == 1 ? results[0] : .array(results))) }
+      }
+      if invocation.onRestore == .fail { fields.append(("onRestore", .string("fail"))) }
+      if invocation.autoforward { fields.append(("autoforward", .bool(true))) }
+      invokes.append(.object(fields))
+    }
+    members.append(("invoke", .array(invokes)))
+  }
+
   private func appendTransitions(of node: Int32, to members: inout [(String, JSONOutput)]) throws(DefinitionError) {
     var on: [(String, [JSONOutput])] = []
     var always: [JSONOutput] = []
     var after: [JSONOutput] = []
     var done: [JSONOutput] = []
     for spec in transitions[Int(node)] {
-      var fields: [(String, JSONOutput)] = []
-      if let timeout = spec.timeout {
-        let (seconds, attoseconds) = timeout.components
-        fields.append(("seconds", .number(Double(seconds) + Double(attoseconds) / 1e18)))
-      }
-      let targetNames = try spec.to.map { target throws(DefinitionError) in
-        try reference(to: try tree.resolve(target, context: "export"), from: node)
-      }
-      if !targetNames.isEmpty {
-        fields.append(("target", targetNames.count == 1 ? .string(targetNames[0]) : .array(targetNames.map { .string($0) })))
-      }
-      let defaultKind: TransitionKind = spec.to.isEmpty ? .internal : .external
-      if spec.kind != defaultKind {
-        fields.append(("kind", .string(spec.kind == .local ? "local" : spec.kind == .internal ? "internal" : "external")))
-      }
-      if let guardName = spec.guardName { fields.append(("guard", .string(guardName))) }
-      if !spec.actionNames.isEmpty { fields.append(("actions", .array(spec.actionNames.map { .string($0) }))) }
-      if let description = spec.description { fields.append(("description", .string(description))) }
-      let transition = JSONOutput.object(fields)
+      let transition = try transition(spec, of: node)
       if spec.timeout != nil {
         after.append(transition)
       } else if spec.isEventless {
@@ -174,12 +189,36 @@ struct JSONExporter<Model> {
     if !after.isEmpty { members.append(("after", .array(after))) }
     if !done.isEmpty { members.append(("onDone", done.count == 1 ? done[0] : .array(done))) }
   }
+
+  /// One transition of `node` as an object: its timeout, targets, kind, guard, actions.
+  private func transition(_ spec: BuilderStore<Model>.TransitionSpec, of node: Int32) throws(DefinitionError) -> JSONOutput {
+    var fields: [(String, JSONOutput)] = []
+    if let timeout = spec.timeout {
+      let (seconds, attoseconds) = timeout.components
+      fields.append(("seconds", .number(Double(seconds) + Double(attoseconds) / 1e18)))
+    }
+    let targetNames = try spec.to.map { target throws(DefinitionError) in
+      try reference(to: try tree.resolve(target, context: "export"), from: node)
+    }
+    if !targetNames.isEmpty {
+      fields.append(("target", targetNames.count == 1 ? .string(targetNames[0]) : .array(targetNames.map { .string($0) })))
+    }
+    let defaultKind: TransitionKind = spec.to.isEmpty ? .internal : .external
+    if spec.kind != defaultKind {
+      fields.append(("kind", .string(spec.kind == .local ? "local" : spec.kind == .internal ? "internal" : "external")))
+    }
+    if let guardName = spec.guardName { fields.append(("guard", .string(guardName))) }
+    if !spec.actionNames.isEmpty { fields.append(("actions", .array(spec.actionNames.map { .string($0) }))) }
+    if let description = spec.description { fields.append(("description", .string(description))) }
+    return .object(fields)
+  }
 }
 
 /// A JSON value to write, objects in the order given.
 indirect enum JSONOutput {
   case string(String)
   case number(Double)
+  case bool(Bool)
   case array([JSONOutput])
   case object([(String, JSONOutput)])
 
@@ -193,7 +232,7 @@ indirect enum JSONOutput {
 
   private var isScalar: Bool {
     switch self {
-    case .string, .number: return true
+    case .string, .number, .bool: return true
     case .array(let elements): return elements.isEmpty
     case .object(let members): return members.isEmpty
     }
@@ -202,6 +241,7 @@ indirect enum JSONOutput {
   private func write(to output: inout String, indent: Int) {
     switch self {
     case .string(let text): output += Self.quoted(text)
+    case .bool(let value): output += value ? "true" : "false"
     case .number(let value):
       output += value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     case .array(let elements):

@@ -82,6 +82,8 @@ struct SchemaValidator {
 
   private static func equal(_ a: Any, _ b: Any) -> Bool {
     if let a = a as? String, let b = b as? String { return a == b }
+    // Booleans (`"const": false`); JSONSerialization gives them as NSNumber.
+    if let a = a as? NSNumber, let b = b as? NSNumber { return a == b }
     return false
   }
 }

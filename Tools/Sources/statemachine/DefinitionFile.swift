@@ -3,8 +3,9 @@ import StateMachines
 import StateMachinesSCXML
 
 /// A definition file: our JSON or TBStateMachine JSON (told apart by the loader), or SCXML (by
-/// its extension, or a document that starts with `<`). Guards named in it pass and actions do
-/// nothing, unless a tool binds them otherwise: the tool has no code to bind.
+/// its extension, or a document that starts with `<`). Guards named in it pass, actions do
+/// nothing and invoked work (an invoke's `src`) succeeds at once with no payload (JSON null),
+/// unless a tool binds them otherwise: the tool has no code to bind.
 struct DefinitionFile {
   let path: String
   let data: Data
@@ -32,14 +33,28 @@ struct DefinitionFile {
     return data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<")
   }
 
-  /// Loads the definition; `actions` hears each action as it runs.
-  func load(actions: @escaping @Sendable (String) -> Void = { _ in }) throws -> StateMachineDefinition<DynamicStateMachine> {
+  /// Loads the definition; `actions` hears each action as it runs, `results` each result event
+  /// of an invoke (`done.invoke.<id>`, `error.invoke.<id>`) that took a transition; `stub` is
+  /// the work of every invoke (by default, it succeeds at once with no payload).
+  func load(
+    actions: @escaping @Sendable (String) -> Void = { _ in }, results: (@Sendable (String) -> Void)? = nil,
+    stub: @escaping Bindings<DynamicStateMachine>.InvocationWork = { _ in nil }
+  ) throws -> StateMachineDefinition<DynamicStateMachine> {
     let bind: (inout Bindings<DynamicStateMachine>) -> Void = { bind in
-      bind.bindUnknownNames(guard: { _ in { _, _ in true } }, action: { name in { _, _ in actions(name) } })
+      bind.bindUnknownNames(
+        guard: { _ in { _, _ in true } }, action: { name in { _, _ in actions(name) } }, invocation: { _ in stub })
+    }
+    let build: (StateMachineBuilder<DynamicStateMachine>) -> Void = { sm in
+      guard let results else { return }
+      sm.didTransition { _, transition in
+        if transition.event.hasPrefix("done.invoke.") || transition.event.hasPrefix("error.invoke.") {
+          results(transition.event)
+        }
+      }
     }
     do {
-      if isSCXML { return try StateMachineDefinition(scxml: data, bind: bind) }
-      return try StateMachineDefinition(json: data, bind: bind)
+      if isSCXML { return try StateMachineDefinition(scxml: data, bind: bind, build) }
+      return try StateMachineDefinition(json: data, bind: bind, build)
     } catch {
       throw ToolError(diagnostic(error))
     }

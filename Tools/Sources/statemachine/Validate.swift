@@ -15,7 +15,10 @@ struct Validate: ParsableCommand {
         let file = try DefinitionFile(path)
         let definition = try file.load()
         for warning in definition.definitionWarnings { printError("\(path): warning: \(warning)") }
-        print("\(path): ok (\(definition.states.count) states, \(definition.events.count) events)")
+        var summary = "\(definition.states.count) states, \(definition.events.count) events"
+        let invokes = definition.invokes
+        if !invokes.isEmpty { summary += ", invokes: " + invokes.map(\.description).joined(separator: ", ") }
+        print("\(path): ok (\(summary))")
       } catch {
         printError("\(error)")
         failed = true

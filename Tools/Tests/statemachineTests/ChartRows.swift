@@ -141,8 +141,8 @@ let chartRows: [Row] = [
     kind: .invalidDocument,
     charts: [
       Chart(
-        name: "unsupported", format: .scxml, text: scxml(#"<state id="a"><invoke src="x"/></state>"#),
-        message: "<invoke> is not supported", places: [at(2, 30)], thrown: .invalidDocument),
+        name: "unsupported", format: .scxml, text: scxml(#"<state id="a"><invoke srcexpr="x"/></state>"#),
+        message: "<invoke srcexpr> is not supported", places: [at(2, 34)], thrown: .invalidDocument),
       Chart(
         name: "malformed", format: .scxml, text: scxml("<state id=\"a\">\n<state id=\"b\"/>"),
         message: "malformed XML", places: [at(4, 9)], thrown: .invalidDocument),
