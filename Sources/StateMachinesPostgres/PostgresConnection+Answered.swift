@@ -2,7 +2,13 @@
 // without an answer forever when the server ends the session (`pg_terminate_backend`, a restart,
 // an idle-in-transaction timeout) while the query is in flight or just before it is sent. Seen in
 // the tests as a fire that never returned. A dropped connection must be a typed error (P6), so
-// each statement also watches its connection and fails once it has closed without an answer.
+// each statement is watched (``PostgresStatementWatch``) and fails once its connection has closed
+// without an answer.
+//
+// A statement goes through postgres-nio's future interface, whose callback gives the answer: no
+// task per statement (an earlier version started two, the query's and a watcher's, which cost
+// about as much as a round trip on a loaded machine). `send` does not wait, so that a caller can
+// queue a second statement behind the first (BEGIN and the row's lock).
 
 #if PostgreSQL
 import Foundation
@@ -11,52 +17,58 @@ import PostgresNIO
 import StateMachines
 
 extension PostgresConnection {
-  /// How often a waiting statement looks at its connection.
-  static let closeCheckInterval = Duration.milliseconds(200)
-
   /// The rows of `query`; or, when the connection closes before they come, a failure with
   /// SQLSTATE `08006` (the statement may have run: after a COMMIT the outcome is unknown, P6).
-  ///
-  /// A query that postgres-nio never answers is left behind in its own task; the caller goes on.
   func answered(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-    if isClosed { throw PostgresStoreFailure(PostgresStoreFailure.closedMessage, sqlState: PostgresStoreFailure.connectionFailure) }
-    return try await withCheckedThrowingContinuation { continuation in
-      let answer = OneAnswer(continuation)
-      let watcher = Task {
-        while true {
-          try await Task.sleep(for: Self.closeCheckInterval)
-          guard self.isClosed else { continue }
-          // One more interval for the query to fail by itself with the server's error.
-          try await Task.sleep(for: Self.closeCheckInterval)
-          answer.give(.failure(PostgresStoreFailure(PostgresStoreFailure.closedMessage, sqlState: PostgresStoreFailure.connectionFailure)))
-          return
-        }
-      }
-      Task {
-        do {
-          answer.give(.success(try await self.query(query, logger: logger).collect()))
-        } catch {
-          answer.give(.failure(error))
-        }
-        watcher.cancel()
-      }
+    try await send(query, logger: logger).rows()
+  }
+
+  /// Sends `query` and returns its answer to wait for; postgres-nio runs the queries of one
+  /// connection in the order they were sent. A query that postgres-nio never answers is left
+  /// behind with its future, and the watch gives its answer the closed connection's failure.
+  func send(_ query: PostgresQuery, logger: Logger) -> PostgresAnswer {
+    let answer = PostgresAnswer()
+    if isClosed {
+      answer.give(.failure(PostgresStoreFailure(PostgresStoreFailure.closedMessage, sqlState: PostgresStoreFailure.connectionFailure)))
+      return answer
     }
+    PostgresStatementWatch.shared.watch(answer, on: self)
+    self.query(query, logger: logger).whenComplete { result in
+      PostgresStatementWatch.shared.forget(answer)
+      answer.give(result.map(\.rows))
+    }
+    return answer
   }
 }
 
-/// A continuation resumed once, by the query or by the watcher, whichever comes first.
-private final class OneAnswer: @unchecked Sendable {
+/// The answer of one statement, given once (by the query or by the watch, whichever comes
+/// first), before or after someone waits for it.
+final class PostgresAnswer: @unchecked Sendable {
   private let lock = NSLock()
-  private var continuation: CheckedContinuation<[PostgresRow], any Error>?
+  private var result: Result<[PostgresRow], any Error>?
+  private var waiting: CheckedContinuation<[PostgresRow], any Error>?
 
-  init(_ continuation: CheckedContinuation<[PostgresRow], any Error>) { self.continuation = continuation }
+  /// Gives the answer; the first one given wins.
+  func give(_ answer: Result<[PostgresRow], any Error>) {
+    let resumed: CheckedContinuation<[PostgresRow], any Error>? = lock.withLock {
+      guard result == nil else { return nil }
+      result = answer
+      defer { waiting = nil }
+      return waiting
+    }
+    resumed?.resume(with: answer)
+  }
 
-  func give(_ result: Result<[PostgresRow], any Error>) {
-    lock.lock()
-    let waiting = continuation
-    continuation = nil
-    lock.unlock()
-    waiting?.resume(with: result)
+  /// The rows, once the answer is given.
+  func rows() async throws -> [PostgresRow] {
+    try await withCheckedThrowingContinuation { continuation in
+      let given: Result<[PostgresRow], any Error>? = lock.withLock {
+        if let result { return result }
+        waiting = continuation
+        return nil
+      }
+      if let given { continuation.resume(with: given) }
+    }
   }
 }
 #endif

@@ -30,11 +30,19 @@ extension PostgresStepEngine {
     }
     return try await options.reloadingOnConflict(expected: expected, object: copy) {
       expectedVersion, onObject throws(StateMachineStoreError) in
-      let written = try await transaction(key: key, requestID: options.requestID) {
-        connection throws(StateMachineStoreError) in
+      // By id, the row's lock goes with BEGIN (one wait for both); on an object, no lock (P4).
+      let noWait = options.lock == .noWait
+      var opening: ((PostgresConnection) async throws(StateMachineStoreError) -> PostgresStatement)?
+      if onObject == nil {
+        opening = { connection async throws(StateMachineStoreError) in
+          try await self.lockStatement(connection, key, noWait: noWait)
+        }
+      }
+      let written = try await transaction(key: key, requestID: options.requestID, opening: opening) {
+        connection, lockRows throws(StateMachineStoreError) in
         try await self.step(
           connection, event, key: key, payload: payload, requestID: options.requestID,
-          noWait: options.lock == .noWait, expected: expectedVersion, on: onObject, fast: false)
+          noWait: noWait, expected: expectedVersion, on: onObject, fast: false, locked: lockRows)
       }
       written.step?.committed()
       return written.fired
@@ -42,12 +50,14 @@ extension PostgresStepEngine {
   }
 
   /// One fire inside the transaction. By id: the fast path unless `fast` is false (the caller
-  /// tried it already), else lock the row (`FOR UPDATE`, P3), replay a recorded request id's
-  /// outcome (P6), load a fresh object, run the step and write it. On an object: no lock, the
-  /// write's compare-and-set decides (P4).
+  /// tried it already), else lock the row (`FOR UPDATE`, P3; `locked` is the answer of
+  /// ``lockStatement(_:_:noWait:)`` when the caller sent it already), replay a recorded request
+  /// id's outcome (P6), load a fresh object, run the step and write it. On an object: no lock,
+  /// the write's compare-and-set decides (P4).
   func step(
     _ connection: PostgresConnection, _ event: String, key: String, payload: (any Encodable & Sendable)?,
-    requestID: UUID?, noWait: Bool, expected: Int64?, on object: Model?, fast: Bool = true
+    requestID: UUID?, noWait: Bool, expected: Int64?, on object: Model?, fast: Bool = true,
+    locked lockRows: [PostgresRow]? = nil
   ) async throws(StateMachineStoreError) -> Written {
     if let object, let expected {
       if let requestID, let replayed = try await replay(connection, requestID, event: event, key: key) {
@@ -69,7 +79,13 @@ extension PostgresStepEngine {
     if fast, requestID == nil, let written = try await fastFire(connection, event, key: key, payload: payload, noWait: noWait) {
       return written
     }
-    guard let row = try await lockRow(connection, key, noWait: noWait) else { throw .notFound(id: key) }
+    let lockedRow: PostgresRow?
+    if let lockRows {
+      lockedRow = locked(lockRows)
+    } else {
+      lockedRow = try await lockRow(connection, key, noWait: noWait)
+    }
+    guard let row = lockedRow else { throw .notFound(id: key) }
     if let requestID, let replayed = try await replay(connection, requestID, event: event, key: key) {
       return replayed
     }

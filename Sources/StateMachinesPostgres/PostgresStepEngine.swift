@@ -38,6 +38,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
   var crashHook: (@Sendable (PostgresStoreCrashPoint) -> Void)?
   /// The SQL type of the id column, read from the catalog on first use.
   private var cachedIDType: String?
+  /// The text of ``lockStatement(_:_:noWait:)``, made on first use.
+  private var cachedLockSQL: (wait: String?, noWait: String?) = (nil, nil)
   /// The fast path's statements, by event (§6).
   let fastPlans = PostgresFastPlans()
 
@@ -131,10 +133,23 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
     key: String, requestID: UUID? = nil,
     _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T
   ) async throws(StateMachineStoreError) -> T {
+    try await transaction(key: key, requestID: requestID, opening: nil) {
+      connection, _ throws(StateMachineStoreError) in try await body(connection)
+    }
+  }
+
+  /// ``transaction(key:requestID:_:)`` whose first statement, made by `opening` on the
+  /// transaction's connection, is sent right behind BEGIN without waiting for BEGIN's answer
+  /// (postgres-nio sends it when BEGIN is answered): one wait for both. `body` gets its rows.
+  func transaction<T: Sendable>(
+    key: String, requestID: UUID? = nil,
+    opening: ((PostgresConnection) async throws(StateMachineStoreError) -> PostgresStatement)?,
+    _ body: (PostgresConnection, [PostgresRow]?) async throws(StateMachineStoreError) -> T
+  ) async throws(StateMachineStoreError) -> T {
     var attempt = 0
     while true {
       do {
-        return try await once(key: key, requestID: requestID, body)
+        return try await once(key: key, requestID: requestID, opening: opening, body)
       } catch {
         let again = PostgresStoreFailure.isDeadlock(error) || PostgresStoreFailure.isClosedAtBegin(error)
         guard again, attempt < Self.deadlockRetries else { throw error }
@@ -143,22 +158,34 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
     }
   }
 
-  /// BEGIN, `body`, COMMIT on one pooled connection; ROLLBACK when `body` throws. `body` runs
-  /// in `withConnection`'s closure itself, in the caller's isolation.
+  /// BEGIN (with the opening statement behind it), `body`, COMMIT on one pooled connection;
+  /// ROLLBACK when `body` throws. `body` runs in `withConnection`'s closure itself, in the
+  /// caller's isolation.
   private func once<T: Sendable>(
-    key: String, requestID: UUID?, _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T
+    key: String, requestID: UUID?,
+    opening: ((PostgresConnection) async throws(StateMachineStoreError) -> PostgresStatement)?,
+    _ body: (PostgresConnection, [PostgresRow]?) async throws(StateMachineStoreError) -> T
   ) async throws(StateMachineStoreError) -> T {
     let result: Result<T, StateMachineStoreError>
     do {
       result = try await client.withConnection { connection in
+        var opened: PostgresAnswer?
         do throws(StateMachineStoreError) {
-          try await run(connection, "BEGIN", key: key)
+          let first = try await opening?(connection)
+          let begin = connection.send("BEGIN", logger: logger)
+          opened = first.map { connection.send($0.query, logger: logger) }
+          _ = try await PostgresStoreFailure.database(key) { try await begin.rows() }
         } catch {
+          // The opening statement ran outside a transaction, if at all: wait for it, so that
+          // the connection goes back to the pool with nothing in flight.
+          _ = try? await opened?.rows()
           return .failure(PostgresStoreFailure.atBegin(error))
         }
         let value: T
         do throws(StateMachineStoreError) {
-          value = try await body(connection)
+          var rows: [PostgresRow]?
+          if let opened { rows = try await PostgresStoreFailure.database(key) { try await opened.rows() } }
+          value = try await body(connection, rows)
         } catch {
           if !PostgresStoreFailure.endedSession(error) {
             _ = try? await connection.answered("ROLLBACK", logger: logger)
@@ -202,14 +229,33 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
   func lockRow(_ connection: PostgresConnection, _ key: String, noWait: Bool = false) async throws(StateMachineStoreError)
     -> PostgresRow?
   {
+    let statement = try await lockStatement(connection, key, noWait: noWait)
+    return try await locked(run(connection, statement, key: key))
+  }
+
+  /// The statement of ``lockRow(_:_:noWait:)``; its text is made once per store.
+  func lockStatement(_ connection: PostgresConnection, _ key: String, noWait: Bool) async throws(StateMachineStoreError)
+    -> PostgresStatement
+  {
     let idType = try await idType(connection)
+    if let sql = lock.withLock({ noWait ? cachedLockSQL.noWait : cachedLockSQL.wait }) {
+      var statement = PostgresStatement(sql)
+      _ = table.row(key, idType: idType, &statement)
+      return statement
+    }
     var statement = PostgresStatement()
     let filter = table.row(key, idType: idType, &statement)
     statement.sql = "SELECT \(table.selectList(mapping.columns)) FROM \(table.quotedName) WHERE \(filter) FOR UPDATE"
     if noWait { statement.sql += " NOWAIT" }
-    let row = try await run(connection, statement, key: key).first
+    let sql = statement.sql
+    lock.withLock { if noWait { cachedLockSQL.noWait = sql } else { cachedLockSQL.wait = sql } }
+    return statement
+  }
+
+  /// The row of the lock's answer: the crash point after the lock is passed.
+  func locked(_ rows: [PostgresRow]) -> PostgresRow? {
     crashPoint(.afterLock)
-    return row
+    return rows.first
   }
 
   /// A fresh object from a row: its own columns, then its machine columns (P12).
