@@ -47,7 +47,7 @@ extension InvocationSpec {
       work: { start in
         let context = InvocationContext<(any Sendable)?>(
           input: (start.input as? EnteringPayload)?.value, id: start.id, generation: start.generation,
-          clock: start.clock, sender: start.sender)
+          clock: start.clock, sender: start.sender, events: start.events)
         return try await body(context)
       })
     spec.source = work.name

@@ -76,6 +76,7 @@ struct SchemaValidator {
     case "array": return instance is [Any]
     case "string": return instance is String
     case "number": return number(instance) != nil
+    case "boolean": return instance is Bool
     default: return false
     }
   }
