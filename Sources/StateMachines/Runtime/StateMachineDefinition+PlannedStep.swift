@@ -128,7 +128,7 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      armIfNeeded(state, model, entering: .event(event, payload))
+      armIfNeeded(state, model, event: event, payload: payload)
     }
     do {
       try runAfterCallbacks(event, model, start.extras, context)

@@ -390,7 +390,7 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      if !terminates { armIfNeeded(state, model, entering: .event(event, payload)) }
+      if !terminates { armIfNeeded(state, model, event: event, payload: payload) }
       // Done events (S16).
       if chart.kind(state) == .final {
         let parent = chart.tree.parents[Int(state)]

@@ -17,12 +17,14 @@ extension StateMachineDefinition {
 
   /// Arms the timeouts and notification observers of `state`, just entered. Called by the thread
   /// that owns the machine.
+  /// `event` and `payload` entered the state (what its invokes' `input` sees); the entry cause is
+  /// made only for a state with triggers, so a step entering states without any pays nothing.
   @inlinable
-  func armIfNeeded(_ state: Int32, _ model: Model, entering cause: EntryCause = .start) {
-    if !compiled.triggers[Int(state)].isEmpty { arm(state, model, entering: cause) }
+  func armIfNeeded(_ state: Int32, _ model: Model, event: Int32, payload: (any Sendable)?) {
+    if !compiled.triggers[Int(state)].isEmpty { arm(state, model, entering: .event(event, payload)) }
   }
 
-  /// Arms the triggers of `state` (see ``armIfNeeded(_:_:entering:)``); its invokes wait for the
+  /// Arms the triggers of `state` (see ``armIfNeeded(_:_:event:payload:)``); its invokes wait for the
   /// end of the macrostep (``pend(_:armedIn:cause:_:_:)``, INVOKE.md I2).
   @usableFromInline
   func arm(_ state: Int32, _ model: Model, entering cause: EntryCause = .start) {

@@ -8,8 +8,9 @@ import Testing
 @StateMachine
 final class InvokeProfile {
   static let clock = ManualClock()
-  nonisolated static let recorder = TestRecorder()
   let gates = InvocationGates()
+  /// What happened, per object (tests of other suites drive profiles concurrently).
+  let recorder = TestRecorder()
   var userID = "42"
   var user: String?
   var failure: (any Error)?
@@ -26,14 +27,14 @@ final class InvokeProfile {
     sm.when("tick", transitionFrom: "loading", to: "loading", internal: true)
     sm.onEntry("loading") { profile in
       profile.entries += 1
-      InvokeProfile.recorder.append("entry")
+      profile.recorder.append("entry")
     }
     sm.invoke("fetchUser", in: "loading", input: { profile, _ in
-      InvokeProfile.recorder.append("input")
-      return ProfileFetch(userID: profile.userID, gates: profile.gates)
+      profile.recorder.append("input")
+      return ProfileFetch(userID: profile.userID, gates: profile.gates, recorder: profile.recorder)
     }) { context in
       let userID = context.input.userID
-      InvokeProfile.recorder.append("work \(userID)#\(context.generation)")
+      context.input.recorder.append("work \(userID)#\(context.generation)")
       await context.input.gates.wait(context.generation)
       if userID == "bad" { throw ProfileFetchError.notFound }
       return "user \(userID)"
@@ -53,23 +54,23 @@ enum ProfileFetchError: Error, Equatable { case notFound }
 struct ProfileFetch: Sendable {
   let userID: String
   let gates: InvocationGates
+  let recorder: TestRecorder
 }
 
 @MainActor
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct InvokeLifecycleTests {
-  init() { InvokeProfile.recorder.clear() }
 
   @Test("I2, I3: the work starts after the entry action and the input, when the step has ended")
   func startsAfterEntryAndInput() async {
     let profile = InvokeProfile()
     #expect(profile.fire("load"))
     // The step has ended: entry, then input; the task runs on its own.
-    #expect(Array(InvokeProfile.recorder.lines.prefix(2)) == ["entry", "input"])
+    #expect(Array(profile.recorder.lines.prefix(2)) == ["entry", "input"])
     #expect(profile.activeInvocations.map(\.id) == ["fetchUser"])
     let generation = profile.activeInvocations[0].generation
-    await eventually { InvokeProfile.recorder.lines.count == 3 }
-    #expect(InvokeProfile.recorder.lines == ["entry", "input", "work 42#\(generation)"])
+    await eventually { profile.recorder.lines.count == 3 }
+    #expect(profile.recorder.lines == ["entry", "input", "work 42#\(generation)"])
     #expect(profile.state == "loading")
     profile.gates.open(generation)
     await profile.waitForInvocations()
