@@ -32,18 +32,16 @@ extension StateMachineDefinition {
   func pend(
     _ invocation: Int32, armedIn: ArmedState, cause: EntryCause, _ extras: StateMachineExtras, _ model: Model
   ) {
-    var pending = PendingInvocation(
-      invocation: invocation, armedIn: armedIn, event: -1, payload: nil, restored: false, waitsForNextRun: false)
+    var (event, payload, restored, waits): (Int32, (any Sendable)?, Bool, Bool) = (-1, nil, false, false)
     switch cause {
     case .start: break
-    case .event(let event, let payload): pending = .init(
-        invocation: invocation, armedIn: armedIn, event: event, payload: payload, restored: false,
-        waitsForNextRun: false)
-    case .restore: pending = .init(
-        invocation: invocation, armedIn: armedIn, event: -1, payload: nil, restored: true, waitsForNextRun: false)
-    case .restoreState: pending = .init(
-        invocation: invocation, armedIn: armedIn, event: -1, payload: nil, restored: true, waitsForNextRun: true)
+    case .event(let entering, let enteringPayload): (event, payload) = (entering, enteringPayload)
+    case .restore: restored = true
+    case .restoreState: (restored, waits) = (true, true)
     }
+    let pending = PendingInvocation(
+      invocation: invocation, armedIn: armedIn, event: event, payload: payload, restored: restored,
+      waitsForNextRun: waits)
     extras.pendingInvocations.append(pending)
     locked(model) { model._$stateMachineStorage.set(StateMachineStorage.queuedFlag, true) }
   }
@@ -242,10 +240,6 @@ final class InvocationDelivery: @unchecked Sendable {
   }
 }
 
-/// Runs `body` on `actor`.
-private func runIsolated(on actor: isolated any Actor, _ body: @Sendable () -> Bool) -> Bool {
-  body()
-}
 
 extension StateMachineDefinition {
   /// Forwards an external event the machine takes to its autoforwarding invocations (I13).

@@ -21,7 +21,7 @@ extension StateMachineObject {
     let model = _$stateMachineModel
     let send = ObjectSend { definition.send(event, payload: payload, on: model) }
     guard let actor = _$stateMachineActor else { return send.fire() }
-    return await fireIsolated(on: actor) { send.fire() }
+    return await runIsolated(on: actor) { send.fire() }
   }
 }
 
@@ -35,7 +35,3 @@ private final class ObjectSend: @unchecked Sendable {
   init(_ fire: @escaping () -> FireOutcome) { self.fire = fire }
 }
 
-/// Runs `body` on `actor`.
-private func fireIsolated(on actor: isolated any Actor, _ body: @Sendable () -> FireOutcome) -> FireOutcome {
-  body()
-}

@@ -150,7 +150,3 @@ final class TriggerDelivery: @unchecked Sendable {
   }
 }
 
-/// Runs `body` on `actor`.
-private func runIsolated(on actor: isolated any Actor, _ body: @Sendable () -> Void) {
-  body()
-}
