@@ -34,10 +34,12 @@ final class InvocationGates: @unchecked Sendable {
   }
 }
 
-/// Waits (polling, bounded by the test's time limit) until `condition` holds.
+/// Waits (polling, bounded by the test's time limit) until `condition` holds: yields instead of
+/// sleeping on the wall clock, so that work parked on a `ManualClock` (its `sleeperCount`) or on
+/// a gate is seen at once.
 @MainActor
 func eventually(_ condition: @MainActor () -> Bool) async {
-  while !condition() { try? await Task.sleep(for: .milliseconds(1)) }
+  while !condition() { await Task.yield() }
 }
 
 /// A value the work holds, to check that cancelled or finished work lets it go (I9).
