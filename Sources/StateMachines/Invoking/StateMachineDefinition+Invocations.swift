@@ -125,7 +125,8 @@ extension StateMachineDefinition {
     }
     let delivery = invocationDelivery(invocation, armedIn: armedIn, registry, model)
     let (id, clock, work) = (invocation.id, compiled.clock, invocation.work)
-    let (done, failed) = (invocation.doneEvent, invocation.errorEvent)
+    // A failure that no transition names still reaches the delivery, to be logged (I14).
+    let (done, failed) = (invocation.doneEvent, invocation.errorEvent >= 0 ? invocation.errorEvent : unnamedFailure)
     // I13: the newest 64 forwarded events wait for the work; none for an invoke that does not forward.
     let (events, forwarding) = AsyncStream<ForwardedEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
     if !invocation.autoforward { forwarding.finish() }
@@ -184,9 +185,11 @@ extension StateMachineDefinition {
       guard event >= 0 else {
         if isResult { registry.count(delivered: true) }
         self.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
+        if event == unnamedFailure { self.logUnhandledFailure(id, generation, payload) }
         return false
       }
       let outcome = self.runToCompletion(event, payload, model, armedIn: armedIn, external: true)
+      if isResult { self.logResultOutcome(outcome, event, id, generation, payload, model, armedIn: armedIn) }
       if isResult {
         // Taking the machine checks the entry again: it may have been left while this waited.
         var stale = false
