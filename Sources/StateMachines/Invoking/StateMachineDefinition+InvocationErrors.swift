@@ -1,5 +1,6 @@
 // What happens to an invocation's result that nothing handles (INVOKE.md I14): it has no
-// caller, so it goes to the definition's log (standard error without one), never a crash.
+// caller, so it goes to the definition's log (standard error without one), never a crash. A
+// result that no transition names is still judged stale or not when the machine is free (I7).
 
 /// The event index a failure is delivered with when no transition names its
 /// `error.invoke.<id>`: it is logged as unhandled (I14). Event indices are never negative.
@@ -33,6 +34,16 @@ extension StateMachineDefinition {
     case .accepted, .queued:
       break
     }
+  }
+
+  /// Whether `armedIn` is still current once the machine is free: a result that no transition
+  /// names runs no step, but like any result it is judged when the machine would take it (I7),
+  /// not while a step that may leave its state still runs.
+  func isCurrentOnceFree(_ model: Model, _ armedIn: ArmedState) -> Bool {
+    let admission = admit(model) {}
+    let current = locked(model) { armedIn.isCurrent(in: model._$stateMachineStorage) }
+    if case .taken = admission { _ = endRun(model, event: -1) }
+    return current
   }
 
   /// The index of `error.invoke.<id>`, if a transition names it.

@@ -183,6 +183,12 @@ extension StateMachineDefinition {
         return false
       }
       guard event >= 0 else {
+        // Nothing to run, but whether it is stale is decided once the machine is free (I7).
+        if isResult && !self.isCurrentOnceFree(model, armedIn) {
+          registry.count(delivered: false)
+          self.trace("stale result of '\(id)#\(generation)' dropped")
+          return false
+        }
         if isResult { registry.count(delivered: true) }
         self.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
         if event == unnamedFailure { self.logUnhandledFailure(id, generation, payload) }

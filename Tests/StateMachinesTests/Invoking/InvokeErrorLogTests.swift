@@ -116,4 +116,31 @@ struct InvokeErrorLogTests {
     #expect(machine.state == "loading")
     #expect(machine.fire("cancel"))
   }
+
+  @Test("I7, I14: a failure that no transition names, ending while a step leaves its state, is dropped, not unhandled")
+  func unnamedFailureDuringExitIsStale() async {
+    let (lines, gates) = (TestRecorder(), InvocationGates())
+    let machine = DynamicStateMachine(
+      StateMachineDefinition { sm in
+        sm.log = StateMachineLog { lines.append($0) }
+        sm.addState("idle")
+        sm.addState("loading")
+        sm.when("load", transitionFrom: "idle", to: "loading")
+        sm.when("cancel", transitionFrom: "loading", to: "idle")
+        sm.invoke("fetch", in: "loading") { context in
+          if await gates.wait(context.generation) { throw FetchFailure() }
+        }
+        // The work fails while the step that leaves `loading` runs; its delivery waits for the
+        // machine meanwhile (the pause gives it time to get there).
+        sm.onExit("loading") { _ in
+          gates.open(1, failing: true)
+          Thread.sleep(forTimeInterval: 0.05)
+        }
+      })
+    #expect(machine.fire("load"))
+    #expect(machine.fire("cancel"))
+    await machine.waitForInvocations()
+    #expect(machine.invocationStatistics == InvocationStatistics(started: 1, finished: 1, delivered: 0, dropped: 1))
+    #expect(Self.lines(lines, containing: "unhandled").isEmpty)
+  }
 }
