@@ -6,10 +6,27 @@ import StateMachines
 // cancelled, and leaves it, 100k times. Memory must not grow with the cycles: every task ends,
 // its registry entry goes, nothing is retained per cycle.
 
-/// Loads while `loading`; the work waits until the state is left.
+/// Loads while `loading`; the work sleeps on the definition's manual clock until the state is
+/// left, so what a cycle leaves behind is the invoke machinery's alone.
 @StateMachine
 final class CancelledLoader: @unchecked Sendable {
   static let stateMachine = StateMachineDefinition<CancelledLoader> { sm in
+    sm.clock = ManualClock()
+    sm.addState("idle")
+    sm.addState("loading")
+    sm.addState("ready")
+    sm.when("load", transitionFrom: "idle", to: "loading")
+    sm.when("cancel", transitionFrom: "loading", to: "idle")
+    sm.invoke("wait", in: "loading") { context in try await context.clock.sleep(for: .seconds(3600)) }
+    sm.whenInvokeDone("wait", transitionTo: "ready")
+  }
+}
+
+/// The same with `Task.sleep`: on Linux a cancelled sleep's timer stays scheduled (with its
+/// allocations) until its deadline, so this one measures the Swift runtime's sleep as well.
+@StateMachine
+final class TaskSleepLoader: @unchecked Sendable {
+  static let stateMachine = StateMachineDefinition<TaskSleepLoader> { sm in
     sm.addState("idle")
     sm.addState("loading")
     sm.addState("ready")
@@ -41,15 +58,23 @@ struct InvokeMemoryProbe {
   var met: Bool { retainedPerCycle < 0.001 }
 }
 
-/// Runs the probe on one object; nil where resident memory or the heap cannot be read.
-func invokeMemory(cycles: Int) async -> InvokeMemoryProbe? {
+/// Runs the probe on one object (a `CancelledLoader`, or with `taskSleep` a `TaskSleepLoader`);
+/// nil where resident memory or the heap cannot be read.
+func invokeMemory(cycles: Int, taskSleep: Bool = false) async -> InvokeMemoryProbe? {
   guard malloc_counter_available() else { return nil }
   let loader = CancelledLoader()
+  let sleeper = TaskSleepLoader()
   func run(_ count: Int) async {
     for _ in 0..<count {
-      loader.load()
-      loader.cancel()
+      if taskSleep {
+        sleeper.load()
+        sleeper.cancel()
+      } else {
+        loader.load()
+        loader.cancel()
+      }
     }
+    await sleeper.waitForInvocations()
     await loader.waitForInvocations()
     // The last tasks release their own storage just after they report their end.
     try? await Task.sleep(for: .milliseconds(100))

@@ -150,6 +150,12 @@ if only == nil || only!.contains("memory") {
   } else {
     print("info   invoke memory: the heap is not readable on this platform")
   }
+  if let probe = await invokeMemory(cycles: 100_000, taskSleep: true) {
+    print(
+      "info   the same, the work in Task.sleep: live heap blocks +\(probe.liveGrowth.first) over 100k cycles, "
+        + "+\(probe.liveGrowth.second) over 200k more (\(format(probe.retainedPerCycle, digits: 4)) blocks/cycle "
+        + "until the sleeps' deadlines, the runtime's timers)")
+  }
 }
 print()
 print("checksum \(checksum), total \(format(nanoseconds(clock.now - start) / 1e9, digits: 1)) s")
