@@ -22,8 +22,9 @@ final class CancelledLoader: @unchecked Sendable {
   }
 }
 
-/// The same with `Task.sleep`: on Linux a cancelled sleep's timer stays scheduled (with its
-/// allocations) until its deadline, so this one measures the Swift runtime's sleep as well.
+/// The same with `Task.sleep`, reported for information: its live blocks grow with the cycles,
+/// which fits a cancelled sleep whose timer stays scheduled until its deadline on Linux, so it
+/// measures the Swift runtime's sleep as well.
 @StateMachine
 final class TaskSleepLoader: @unchecked Sendable {
   static let stateMachine = StateMachineDefinition<TaskSleepLoader> { sm in
