@@ -26,7 +26,8 @@ final class InvocationRegistry: @unchecked Sendable {
   private var delivering: [(generation: UInt64, owner: Int32)] = []
   private var nextGeneration: UInt64 = 0
   private var unfinishedTasks = 0
-  private var waiters: [CheckedContinuation<Void, Never>] = []
+  /// Who waits, and for how many finished tasks (`nil`: for none left unfinished).
+  private var waiters: [(finished: Int?, continuation: CheckedContinuation<Void, Never>)] = []
   private var counts = InvocationStatistics()
 
   /// Starts a task under the lock, so that its handle is stored before anyone can cancel it and
@@ -115,22 +116,35 @@ final class InvocationRegistry: @unchecked Sendable {
     let resumed: [CheckedContinuation<Void, Never>] = lock.locked {
       unfinishedTasks -= 1
       counts.finished += 1
-      guard unfinishedTasks == 0 else { return [] }
-      defer { waiters.removeAll() }
-      return waiters
+      guard !waiters.isEmpty else { return [] }
+      let (finished, idle) = (counts.finished, unfinishedTasks == 0)
+      let ready = waiters.filter { waiter in waiter.finished.map { finished >= $0 } ?? idle }
+      waiters.removeAll { waiter in waiter.finished.map { finished >= $0 } ?? idle }
+      return ready.map(\.continuation)
     }
     for waiter in resumed { waiter.resume() }
   }
 
   /// Returns once every started task has ended and its result was processed (I16).
   func waitUntilIdle() async {
+    await wait(forFinished: nil)
+  }
+
+  /// Returns once `count` tasks have ended and their results were processed: a test's way to
+  /// wait for one released work while others still run (its `waitForInvocations()` would wait
+  /// for them all).
+  func waitUntil(finished count: Int) async {
+    await wait(forFinished: count)
+  }
+
+  private func wait(forFinished count: Int?) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let idle = lock.locked {
-        if unfinishedTasks == 0 { return true }
-        waiters.append(continuation)
+      let ready = lock.locked {
+        if count.map({ counts.finished >= $0 }) ?? (unfinishedTasks == 0) { return true }
+        waiters.append((count, continuation))
         return false
       }
-      if idle { continuation.resume() }
+      if ready { continuation.resume() }
     }
   }
 

@@ -125,7 +125,8 @@ extension StateMachineDefinition {
     }
     let delivery = invocationDelivery(invocation, armedIn: armedIn, registry, model)
     let (id, clock, work) = (invocation.id, compiled.clock, invocation.work)
-    let (done, failed) = (invocation.doneEvent, invocation.errorEvent)
+    // A failure that no transition names still reaches the delivery, to be logged (I14).
+    let (done, failed) = (invocation.doneEvent, invocation.errorEvent >= 0 ? invocation.errorEvent : unnamedFailure)
     // I13: the newest 64 forwarded events wait for the work; none for an invoke that does not forward.
     let (events, forwarding) = AsyncStream<ForwardedEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
     if !invocation.autoforward { forwarding.finish() }
@@ -182,11 +183,19 @@ extension StateMachineDefinition {
         return false
       }
       guard event >= 0 else {
+        // Nothing to run, but whether it is stale is decided once the machine is free (I7).
+        if isResult && !self.isCurrentOnceFree(model, armedIn) {
+          registry.count(delivered: false)
+          self.trace("stale result of '\(id)#\(generation)' dropped")
+          return false
+        }
         if isResult { registry.count(delivered: true) }
         self.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
+        if event == unnamedFailure { self.logUnhandledFailure(id, generation, payload) }
         return false
       }
       let outcome = self.runToCompletion(event, payload, model, armedIn: armedIn, external: true)
+      if isResult { self.logResultOutcome(outcome, event, id, generation, payload, model, armedIn: armedIn) }
       if isResult {
         // Taking the machine checks the entry again: it may have been left while this waited.
         var stale = false

@@ -27,3 +27,11 @@ extension StateMachineDefinition {
     locked(model) { model._$stateMachineStorage.extras?.invocations }
   }
 }
+
+extension StateMachineObject {
+  /// Returns once `count` invocations of this object have finished and their results were
+  /// delivered or dropped: for tests that release one work while others keep running.
+  func waitForFinishedInvocations(_ count: Int) async {
+    await stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)?.waitUntil(finished: count)
+  }
+}

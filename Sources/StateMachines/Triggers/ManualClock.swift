@@ -44,7 +44,9 @@ public final class ManualClock: Clock, @unchecked Sendable {
   /// Zero: manual time has no granularity.
   public var minimumResolution: Duration { .zero }
 
-  /// The number of tasks sleeping on this clock (through ``sleep(until:tolerance:)``).
+  /// The number of tasks sleeping on this clock (through ``sleep(until:tolerance:)``). A test
+  /// reads it to know that work is parked before it advances the clock (a sleep that begins
+  /// after an advance counts from the new time), and that cancelled work has let go (zero).
   public var sleeperCount: Int { lock.locked { sleepers.count } }
 
   /// The number of state machine timeouts armed on this clock.

@@ -9,11 +9,12 @@ final class AppendixDOracle {
   let chart: RandomChart
   private(set) var configuration: Set<String> = []
   private(set) var history: [String: [String]] = [:]
-  private var internalQueue: [String] = []
+  var internalQueue: [String] = []
   private(set) var running = true
-  private(set) var trace: [String] = []
-  /// The number of external events sent so far (guards depend on it).
-  private var step = 0
+  var trace: [String] = []
+  /// The number of external events the test sent so far (guards depend on it); results and
+  /// posts do not count.
+  var step = 0
   static let root = "#root"
   /// The runtime's `maxStepsPerRunToCompletion` in the differential test.
   static let maxSteps = 50
@@ -21,10 +22,25 @@ final class AppendixDOracle {
   static let maxEventless = 50
 
   /// The states that invoke work (INVOKE.md I2): `statesToInvoke` of Appendix D, and the
-  /// invocations running now, by state (work that never ends by itself).
+  /// invocations running now, each with its start's number, which is the runtime's generation
+  /// (both number an object's starts from 1 in the same order, I5), and its state's entry.
   let invokingStates: Set<String>
-  private var statesToInvoke: Set<String> = []
-  private(set) var invoked: Set<String> = []
+  var statesToInvoke: Set<String> = []
+  var invocations: [(state: String, generation: UInt64, entry: Int)] = []
+  /// How often each state was entered: Appendix D enters an active ancestor of a history
+  /// target again without exiting it, which makes its running work stale (I5, I7) but does
+  /// not cancel it (I8 cancels on exit).
+  var entries: [String: Int] = [:]
+  /// The state of each start, by generation - 1.
+  var starts: [String] = []
+  /// Results offered to the machine, and results dropped as stale (I7).
+  var delivered = 0
+  var dropped = 0
+  /// What the first callback of the running `send` does (``AppendixDOracle/Hook``), until it ran.
+  var armedHook: Hook?
+  /// The hook that ran in the running `send`, and its post while it waits for the macrostep's end.
+  var firedHook: Hook?
+  var pendingPost: String?
 
   init(_ chart: RandomChart, invokingStates: Set<String> = []) {
     self.chart = chart
@@ -33,11 +49,12 @@ final class AppendixDOracle {
 
   /// The end of a macrostep (Appendix D's main event loop): the invokes of the states entered
   /// and not exited start, in document order; the trace records each.
-  private func startInvocations() {
+  func startInvocations() {
     if running {
       for state in documentOrder(statesToInvoke) {
-        trace.append("invoke:\(state)")
-        invoked.insert(state)
+        starts.append(state)
+        invocations.append((state, UInt64(starts.count), entries[state, default: 0]))
+        record("invoke:\(state)")
       }
     }
     statesToInvoke.removeAll()
@@ -105,20 +122,27 @@ final class AppendixDOracle {
 
   func start() {
     enterStates([(-1, RandomChart.Transition(source: Self.root, event: nil, targets: initial(Self.root), kind: .external, guardID: nil, raises: nil))])
-    finishMacrostep()
+    var steps = 1
+    finishMacrostep(&steps)
     startInvocations()
   }
 
-  /// Sends an external event; returns whether a transition was taken for it.
+  /// Sends an external event; returns whether a transition was taken for it. `hook` runs at
+  /// the first callback of the run, if any (see ``Hook``).
   @discardableResult
-  func send(_ event: String) -> Bool {
+  func send(_ event: String, hook: Hook? = nil) -> Bool {
+    firedHook = nil
     guard running else { return false }
     step += 1
+    armedHook = hook
+    defer { armedHook = nil }
     let enabled = selectTransitions(event)
     if enabled.isEmpty { return false }
     microstep(enabled)
-    finishMacrostep()
+    var steps = 1
+    finishMacrostep(&steps)
     startInvocations()
+    takePost(&steps)
     return true
   }
 
@@ -126,12 +150,11 @@ final class AppendixDOracle {
   /// eventless transitions are capped at 1,000 microsteps (S12), past which the queue is dropped;
   /// a run to completion processes at most `maxSteps` events (the first one included), then
   /// drops the queue (`maxStepsPerRunToCompletion`).
-  private func finishMacrostep() {
+  func finishMacrostep(_ steps: inout Int) {
     takeEventless()
-    var steps = 1
     while running, !internalQueue.isEmpty {
       if steps >= Self.maxSteps {
-        internalQueue.removeAll()
+        dropQueue()
         return
       }
       steps += 1
@@ -150,7 +173,7 @@ final class AppendixDOracle {
       if enabled.isEmpty { return }
       count += 1
       if count > Self.maxEventless {
-        internalQueue.removeAll()
+        dropQueue()
         return
       }
       microstep(enabled)
@@ -200,7 +223,7 @@ final class AppendixDOracle {
   func microstep(_ enabled: [Transition]) {
     exitStates(enabled)
     for (index, transition) in enabled where index >= 0 {
-      if transition.hasAction { trace.append("act:t\(index)") }
+      if transition.hasAction { record("act:t\(index)") }
       if let raised = transition.raises { raise(raised) }
     }
     enterStates(enabled)
@@ -218,11 +241,11 @@ final class AppendixDOracle {
       }
     }
     for state in statesToExit {
-      if !chart.quietStates.contains(state) { trace.append("exit:\(state)") }
+      if !chart.quietStates.contains(state) { record("exit:\(state)") }
       configuration.remove(state)
       // Exit cancels the state's invocations (I8).
       statesToInvoke.remove(state)
-      invoked.remove(state)
+      invocations.removeAll { $0.state == state }
     }
   }
 
@@ -280,14 +303,15 @@ final class AppendixDOracle {
     computeEntrySet(enabled, &statesToEnter, &statesForDefaultEntry)
     for state in documentOrder(statesToEnter) {
       configuration.insert(state)
+      entries[state, default: 0] += 1
       if invokingStates.contains(state) { statesToInvoke.insert(state) }
-      if !chart.quietStates.contains(state) { trace.append("enter:\(state)") }
+      if !chart.quietStates.contains(state) { record("enter:\(state)") }
       if isFinal(state) {
         let parent = parent(state)
         if parent == Self.root {
           running = false
           // Termination cancels every invocation (I9).
-          invoked.removeAll()
+          invocations.removeAll()
           statesToInvoke.removeAll()
         } else {
           raise("done.state.\(chart.path(parent))")

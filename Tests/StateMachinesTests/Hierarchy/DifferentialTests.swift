@@ -1,12 +1,17 @@
 import Foundation
-import StateMachines
 import Testing
+
+@testable import StateMachines
 
 /// The compiled statechart runtime against the naive Appendix D oracle (HIERARCHY.md §9.4), on
 /// seeded random charts driven by random events: the same callback trace and the same
 /// configuration after start and after every event, with the S1 invariant checked each time; in
 /// every other chart some states invoke work, and the running invocations must be the oracle's
-/// (Appendix D's `statesToInvoke`, INVOKE.md I2, I8).
+/// (Appendix D's `statesToInvoke`, INVOKE.md I2, I8). There the script also completes or fails
+/// chosen work, running or already cancelled, from outside the machine or from the first callback
+/// of a run (which may post an event first): the results taken and dropped (I6, I7), their order
+/// after the run's internal events and posts (I12) and the configuration after must be the
+/// oracle's too.
 ///
 /// `STATEMACHINES_DIFFERENTIAL_CASES` sets the number of charts (10,000 by default, what
 /// `.ci/run` runs); `STATEMACHINES_DIFFERENTIAL_SEED` the first seed.
@@ -35,9 +40,15 @@ struct DifferentialTests {
   }
 
   static func definition(
-    _ chart: RandomChart, log: TestRecorder, step: TestRecorder, invoking: Set<String> = []
+    _ chart: RandomChart, log: TestRecorder, step: TestRecorder, invoking: Set<String> = [],
+    script: InvokeScript? = nil
   ) -> StateMachineDefinition<DynamicStateMachine> {
-    StateMachineDefinition<DynamicStateMachine> { sm in
+    // Every callback records its line; in a chart with invokes, the first of a run fires the hook.
+    let record: (String, DynamicStateMachine) -> Void = { line, machine in
+      log.append(line)
+      script?.fireHook(machine)
+    }
+    return StateMachineDefinition<DynamicStateMachine> { sm in
       sm.maxStepsPerRunToCompletion = AppendixDOracle.maxSteps
       sm.maxEventlessMicrosteps = AppendixDOracle.maxEventless
       sm.log = StateMachineLog { _ in }
@@ -56,15 +67,17 @@ struct DifferentialTests {
         case .shallowHistory: sm.addHistory(path, .shallow)
         case .deepHistory: sm.addHistory(path, .deep)
         }
-        if invoking.contains(name) {
-          // The input records the start; the work runs until its state is left.
-          sm.invoke("do-\(name)", in: path, input: { _, _ in log.append("invoke:\(name)") }) { _ in
-            try await Task.sleep(for: .seconds(3600))
+        if invoking.contains(name), let gates = script?.gates {
+          // The input records the start; the work waits for the script to open its gate (even
+          // once cancelled, so that its result can arrive stale), then succeeds or fails.
+          sm.invoke("do-\(name)", in: path, input: { machine, _ in record("invoke:\(name)", machine) }) { context in
+            if await gates.wait(context.generation) { throw InvokeScript.Failure() }
+            return context.generation
           }
         }
         if node.kind != .shallowHistory && node.kind != .deepHistory && !chart.quietStates.contains(name) {
-          sm.onEntry(path) { _ in log.append("enter:\(name)") }
-          sm.onExit(path) { _ in log.append("exit:\(name)") }
+          sm.onEntry(path) { machine in record("enter:\(name)", machine) }
+          sm.onExit(path) { machine in record("exit:\(name)", machine) }
         }
       }
       for (index, transition) in chart.transitions.enumerated() {
@@ -74,6 +87,10 @@ struct DifferentialTests {
           declaration = sm.always(transitionFrom: chart.path(transition.source!), to: targets[0])
         } else if let event = transition.event, event.hasPrefix("done.state.") {
           declaration = sm.whenDone(chart.path(transition.source!), transitionTo: targets[0])
+        } else if let event = transition.event, event.hasPrefix("done.invoke.") {
+          declaration = sm.whenInvokeDone(String(event.dropFirst("done.invoke.".count)), transitionTo: targets[0])
+        } else if let event = transition.event, event.hasPrefix("error.invoke.") {
+          declaration = sm.whenInvokeFailed(String(event.dropFirst("error.invoke.".count)), transitionTo: targets[0])
         } else if let source = transition.source {
           let from = chart.path(source)
           if targets.isEmpty {
@@ -92,7 +109,7 @@ struct DifferentialTests {
         let raises = transition.raises
         if transition.hasAction {
           declaration.action { machine in
-            log.append("act:t\(index)")
+            record("act:t\(index)", machine)
             if let raises { machine.fire(raises) }
           }
         }
@@ -119,7 +136,7 @@ struct DifferentialTests {
   static let chunks = 8
 
   @Test("random charts: same trace and configuration as the oracle, S1 after every step", arguments: 0..<chunks)
-  func randomCharts(chunk: Int) throws {
+  func randomCharts(chunk: Int) async throws {
     // Asked for no case, the test would compare nothing and pass.
     try #require(Self.caseCount > 0, "STATEMACHINES_DIFFERENTIAL_CASES must be positive")
     var failures = 0
@@ -128,7 +145,7 @@ struct DifferentialTests {
     let start = Self.firstSeed + UInt64(chunk) * chunkSize
     let end = min(start + chunkSize, Self.firstSeed + count)
     for seed in start..<max(start, end) {
-      if let failure = Self.compare(seed: seed) {
+      if let failure = await Self.compare(seed: seed) {
         failures += 1
         Issue.record("seed \(seed): \(failure)")
         if failures >= 3 { break }
@@ -136,17 +153,38 @@ struct DifferentialTests {
     }
   }
 
-  /// Runs one seed through both; the first difference, or nil.
-  static func compare(seed: UInt64) -> String? {
-    let chart = RandomChart(seed: seed)
+  /// Runs one seed through both; the first difference, or nil. Work still waiting at the end is
+  /// released after the machine stopped: every start then has finished, its result dropped (I9).
+  static func compare(seed: UInt64) async -> String? {
+    var chart = RandomChart(seed: seed)
     let log = TestRecorder()
     let step = TestRecorder()
     let invoking = invokingStates(chart, seed: seed)
-    let definition = Self.definition(chart, log: log, step: step, invoking: invoking)
+    let script = invoking.isEmpty ? nil : InvokeScript(seed: seed)
+    script?.addResultTransitions(&chart, invoking: invoking)
+    let definition = Self.definition(chart, log: log, step: step, invoking: invoking, script: script)
     if let error = definition.definitionError { return "definition rejected: \(error)\n\(chart)" }
     let machine = DynamicStateMachine(definition)
     let oracle = AppendixDOracle(chart, invokingStates: invoking)
-    defer { try? machine.stopStateMachine() }
+    var failure = await run(chart, machine, oracle, log: log, step: step, script: script, seed: seed)
+    try? machine.stopStateMachine()
+    if let script {
+      await script.releaseAll(machine)
+      let statistics = machine.invocationStatistics
+      if failure == nil, statistics.finished != statistics.started || statistics.delivered != oracle.delivered
+        || statistics.delivered + statistics.dropped != statistics.started
+      {
+        failure = "after the stop: \(statistics), the oracle delivered \(oracle.delivered)\n\(chart)"
+      }
+    }
+    return failure
+  }
+
+  /// Drives both with the same random events (and, with invokes, results); the first difference.
+  static func run(
+    _ chart: RandomChart, _ machine: DynamicStateMachine, _ oracle: AppendixDOracle, log: TestRecorder,
+    step: TestRecorder, script: InvokeScript?, seed: UInt64
+  ) async -> String? {
     // Start may fail like any step (an eventless loop, say); the oracle then fails alike.
     try? machine.startStateMachine()
     oracle.start()
@@ -154,13 +192,25 @@ struct DifferentialTests {
     var events: [String] = ["(start)"]
     for index in 0...Int.random(in: 6...14, using: &random) {
       if index > 0 {
-        let event = random.pick(RandomChart.externalEvents)
-        events.append(event)
-        step.increment("events")
-        let accepted = machine.fire(event)
-        let taken = oracle.send(event)
-        if accepted != taken {
-          return "fire returned \(accepted), the oracle \(taken ? "took" : "took no") transition, after \(events)\n\(chart)"
+        // With invokes, the script may release work instead of firing an event (I6, I7).
+        if let script, let release = script.nextRelease(oracle) {
+          events.append("release #\(release.generation)\(release.failed ? " failing" : "")")
+          await script.release(release, machine)
+          oracle.finishInvocation(release.generation, failed: release.failed)
+        } else {
+          let event = random.pick(RandomChart.externalEvents)
+          let hook = script?.nextHook(oracle)
+          events.append(event + (hook.map { " (hook: \($0))" } ?? ""))
+          step.increment("events")
+          script?.arm(hook)
+          let accepted = machine.fire(event)
+          let taken = oracle.send(event, hook: hook)
+          if accepted != taken {
+            return "fire returned \(accepted), the oracle \(taken ? "took" : "took no") transition, after \(events)\n\(chart)"
+          }
+          if let script, let difference = await script.finishHook(machine, oracle) {
+            return "after \(events): \(difference)\n\(chart)"
+          }
         }
       }
       let active = Set(machine.activeStates.map { String($0.split(separator: "/").last!) })
@@ -174,9 +224,17 @@ struct DifferentialTests {
           \(chart)
           """
       }
-      let running = Set(machine.activeInvocations.map { String($0.id.dropFirst("do-".count)) })
-      if running != oracle.invoked {
-        return "after \(events): invocations running \(running.sorted()), the oracle's \(oracle.invoked.sorted())\n\(chart)"
+      let running = machine.activeInvocations.map { "\($0.id.dropFirst("do-".count))#\($0.generation)" }.sorted()
+      let expected = oracle.invocations.map { "\($0.state)#\($0.generation)" }.sorted()
+      if running != expected {
+        return "after \(events): invocations running \(running), the oracle's \(expected)\n\(chart)"
+      }
+      if script != nil {
+        let statistics = machine.invocationStatistics
+        let expected = (oracle.starts.count, oracle.delivered, oracle.dropped)
+        if (statistics.started, statistics.delivered, statistics.dropped) != expected {
+          return "after \(events): \(statistics), the oracle's (started, delivered, dropped) \(expected)\n\(chart)"
+        }
       }
       if let illegal = legalConfiguration(chart, active) { return "S1 violated after \(events): \(illegal)\n\(chart)" }
       if machine.isStateMachineTerminated == oracle.running { return "termination differs after \(events)\n\(chart)" }

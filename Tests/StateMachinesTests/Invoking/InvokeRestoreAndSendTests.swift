@@ -8,7 +8,10 @@ import Testing
 final class InvokeUpload: Codable, @unchecked Sendable {
   var fileID = "f1"
   var seen: String?
+  /// Held work sleeps on it until it is cancelled (I16): nothing advances it.
+  static let clock = ManualClock()
   static let stateMachine = StateMachineDefinition<InvokeUpload> { sm in
+    sm.clock = clock
     sm.addState("idle")
     sm.addState("uploading")
     sm.addState("done")
@@ -18,7 +21,7 @@ final class InvokeUpload: Codable, @unchecked Sendable {
       "\(upload.fileID) payload=\(transition.payload.map { "\($0)" } ?? "nil")"
     }) { context in
       // The first start waits for a restore (it is cancelled); later ones finish at once.
-      if context.input.hasSuffix("payload=hold") { try await Task.sleep(for: .seconds(3600)) }
+      if context.input.hasSuffix("payload=hold") { try await context.clock.sleep(for: .seconds(3600)) }
       return context.input
     }
     sm.whenInvokeDone("upload", transitionTo: "done").action { upload, transition in
@@ -32,12 +35,13 @@ final class InvokeUpload: Codable, @unchecked Sendable {
 final class InvokeCharge: Codable, @unchecked Sendable {
   var failure: String?
   static let stateMachine = StateMachineDefinition<InvokeCharge> { sm in
+    sm.clock = ManualClock()
     sm.addState("idle")
     sm.addState("charging")
     sm.addState("checking")
     sm.when("charge", transitionFrom: "idle", to: "charging")
     sm.when("poke", transitionFrom: "charging", to: "charging", internal: true)
-    sm.invoke("charge", in: "charging") { _ in try await Task.sleep(for: .seconds(3600)) }
+    sm.invoke("charge", in: "charging") { context in try await context.clock.sleep(for: .seconds(3600)) }
       .onRestore(.fail)
     sm.whenInvokeFailed("charge", transitionTo: "checking").action { charge, transition in
       charge.failure = transition.payload(as: InvocationError.self).map { "\($0)" }

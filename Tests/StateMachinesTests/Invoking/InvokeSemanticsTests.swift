@@ -113,6 +113,8 @@ struct InvokeSemanticsTests {
 final class InvokeChart {
   let order = TestRecorder()
   static let stateMachine = StateMachineDefinition<InvokeChart> { sm in
+    // The work sleeps until it is cancelled: nothing advances this clock.
+    sm.clock = ManualClock()
     sm.addState("off")
     sm.addState("on") { on in
       on.addState("a")
@@ -130,7 +132,7 @@ final class InvokeChart {
         chart.order.append(id)
         return id
       }) { context in
-        try await Task.sleep(for: .seconds(3600))
+        try await context.clock.sleep(for: .seconds(3600))
         return context.input
       }
     }
@@ -209,22 +211,26 @@ struct InvokeRunToCompletionTests {
 struct InvokeScheduleTests {
   @Test("I9: termination cancels the work and delivers nothing")
   func terminationCancels() async {
+    let clock = ManualClock()
     let machine = DynamicStateMachine(
       StateMachineDefinition { sm in
+        sm.clock = clock
         sm.addState("idle")
         sm.addState("loading")
         sm.addState("ready")
         sm.when("load", transitionFrom: "idle", to: "loading")
         sm.die(on: "crash", from: ["loading"])
-        sm.invoke("wait", in: "loading") { context in try await Task.sleep(for: .seconds(3600)) }
+        sm.invoke("wait", in: "loading") { context in try await context.clock.sleep(for: .seconds(3600)) }
         sm.whenInvokeDone("wait", transitionTo: "ready")
       })
     #expect(machine.fire("load"))
     #expect(machine.activeInvocations.count == 1)
+    await eventually { clock.sleeperCount == 1 }
     #expect(machine.fire("crash"))
     #expect(machine.isStateMachineTerminated)
     #expect(machine.activeInvocations.isEmpty)
     await machine.waitForInvocations()
+    #expect(clock.sleeperCount == 0)
     #expect(machine.invocationStatistics == InvocationStatistics(started: 1, finished: 1, delivered: 0, dropped: 1))
   }
 

@@ -65,11 +65,14 @@ func onThread(_ body: @escaping @Sendable () -> Void) async {
 /// Many threads against one locked model (A.6 10, 11); also run under ThreadSanitizer by `.ci/run`.
 @Suite(.timeLimit(.minutes(3)))
 struct InvokeStressTests {
-  @Test("A.6 10: 4 threads × 25,000 load/cancel cycles on a locked model leave nothing running")
+  @Test("A.6 10, I8, I9: 4 threads × 25,000 load/cancel cycles on a locked model leave nothing running")
   func loadCancelStress() async {
     let sentinels = WeakSentinels()
+    // The work sleeps on the definition's clock until it is cancelled (I16): nothing advances it.
+    let clock = ManualClock()
     let machine = DynamicStateMachine(
       StateMachineDefinition { sm in
+        sm.clock = clock
         sm.addState("idle")
         sm.addState("loading")
         sm.addState("ready")
@@ -79,7 +82,7 @@ struct InvokeStressTests {
         sm.invoke("wait", in: "loading", input: { _, _ in sentinels.make() }) { context in
           let held = context.input
           defer { _ = held }
-          try await Task.sleep(for: .seconds(3600))
+          try await context.clock.sleep(for: .seconds(3600))
         }
         sm.whenInvokeDone("wait", transitionTo: "ready")
       })
@@ -95,9 +98,16 @@ struct InvokeStressTests {
         }
       }
     }
+    // One more start, parked on the clock, then cancelled like the others.
     machine.fire("cancel")
+    #expect(machine.fire("load"))
+    await parked(clock, count: 1)
+    #expect(machine.activeInvocations.count == 1)
+    #expect(machine.fire("cancel"))
     await machine.waitForInvocations()
     let statistics = machine.invocationStatistics
+    // No work is left sleeping: every sleep ended with its cancellation.
+    #expect(clock.sleeperCount == 0)
     #expect(machine.state == "idle")
     #expect(machine.activeInvocations.isEmpty)
     #expect(statistics.started > 0)
@@ -141,4 +151,10 @@ struct InvokeStressTests {
     #expect(statistics.delivered == racer.taken)
     #expect(racer.activeInvocations.isEmpty)
   }
+}
+
+/// Returns once `count` tasks sleep on `clock` (bounded by the test's time limit): work is known
+/// to be parked without waiting on the wall clock.
+func parked(_ clock: ManualClock, count: Int) async {
+  while clock.sleeperCount < count { await Task.yield() }
 }
