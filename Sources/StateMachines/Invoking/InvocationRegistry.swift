@@ -28,6 +28,14 @@ final class InvocationRegistry: @unchecked Sendable {
   private var unfinishedTasks = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var counts = InvocationStatistics()
+  private var inspectionStreams: InspectionStreams?
+
+  /// The object's inspection streams, which hear of starts, cancels, results and drops
+  /// (INSPECTOR.md B.4); set when the object is first inspected.
+  var inspection: InspectionStreams? {
+    get { lock.locked { inspectionStreams } }
+    set { lock.locked { inspectionStreams = newValue } }
+  }
 
   /// Starts a task under the lock, so that its handle is stored before anyone can cancel it and
   /// before it can finish (I4). Returns the start's generation (I5).

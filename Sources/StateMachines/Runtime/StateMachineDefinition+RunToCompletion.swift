@@ -10,12 +10,14 @@ extension StateMachineDefinition {
   /// step of the calling thread. `armedIn`, checked under the lock when the event arrives and
   /// again when it leaves the queue, tells a timeout or notification that its state was left
   /// meanwhile (then nothing happens). `external`: posted (S13), it waits for the internal queue.
+  /// `source`: where the event came from, for inspection records.
   @inlinable
   func runToCompletion(
-    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false,
+    source: InspectionSource = .api
   ) -> StepOutcome {
     guard event >= 0, Int(event) < compiled.events.count else {
-      return .rejected(rejectUnknown("#\(event)", model))
+      return .rejected(rejectUnknown("#\(event)", model, source: source))
     }
     let lock = model._$stateMachineLock
     // Why an event that found the machine busy was not queued.
@@ -65,7 +67,7 @@ extension StateMachineDefinition {
   /// The error for an event name the machine does not know; a terminated machine says so first
   /// (SEMANTICS step 1). Logged.
   @usableFromInline
-  func rejectUnknown(_ name: String, _ model: Model) -> StateMachineError {
+  func rejectUnknown(_ name: String, _ model: Model, source: InspectionSource = .api) -> StateMachineError {
     let (terminated, state) = locked(model) {
       (model._$stateMachineStorage.isTerminated, model._$stateMachineStorage.stateIndex)
     }
@@ -78,6 +80,9 @@ extension StateMachineDefinition {
       error = .unknownEvent(name)
     }
     trace("event '\(name)' rejected: \(error)")
+    if let inspection = listeningInspection(of: model) {
+      recordRejection(name, source: source, payload: nil, error, model, inspection)
+    }
     return error
   }
 
