@@ -9,7 +9,7 @@ extension StateMachineDefinition {
   public func send(
     _ event: String, payload: (any Sendable)? = nil, source: InspectionSource = .api, on model: Model
   ) -> FireOutcome {
-    guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model, source: source)) }
+    guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model, source: source, payload: payload)) }
     return FireOutcome(runToCompletion(index, payload, model, source: source))
   }
 }

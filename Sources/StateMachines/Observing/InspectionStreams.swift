@@ -16,9 +16,6 @@ final class InspectionStreams: @unchecked Sendable {
   private var lastSequence: UInt64 = 0
   /// The state and termination of the newest record, which invocation records repeat.
   private var lastState: (state: String, terminated: Bool) = ("", false)
-  /// What the step running now exited, entered and took; set and read only by the thread that
-  /// owns the step (`nil` when no inspected step runs).
-  @exclusivity(unchecked) var capture: StepCapture?
 
   /// Whether a stream is listening: a step asks before it records anything.
   var isListening: Bool { lock.locked { !continuations.isEmpty } }
@@ -84,16 +81,42 @@ final class InspectionStreams: @unchecked Sendable {
   }
 }
 
-/// What one inspected step did, gathered by the steps at the points the verbose log traces and
-/// turned into a `.step` record at its end.
-struct StepCapture {
+/// What one inspected run did, gathered by the steps at the points the verbose log traces and
+/// turned into a `.step` record at its end. Kept in the object's extras while the run lasts, and
+/// touched only by the thread that owns the run.
+@usableFromInline
+final class StepCapture {
   /// State indexes exited, in exit order.
   var exited: [Int32] = []
   /// State indexes entered, in entry order.
   var entered: [Int32] = []
   /// Indexes of ``InspectionDocument/transitions`` taken.
   var transitions: [Int] = []
+  /// When the run began, for its duration.
+  let started = ContinuousClock.now
 
-  /// Whether the step changed anything worth a record.
+  init() {}
+
+  /// Whether the run changed anything worth a `.step` record.
   var isEmpty: Bool { exited.isEmpty && entered.isEmpty && transitions.isEmpty }
+
+  /// Notes a statechart microstep: its exits in exit order, its entries in entry order and the
+  /// declared transitions it took.
+  @usableFromInline
+  func noteMicrostep(exits: [Int32], entries: [Int32], transitions: [Int32]) {
+    exited += exits
+    entered += entries
+    for transition in transitions where transition >= 0 { self.transitions.append(Int(transition)) }
+  }
+
+  /// Notes a flat transition from `from` to `to` (exited and entered only if `external`) along
+  /// edge `edge` of the inspection document.
+  @usableFromInline
+  func noteFlat(from: Int32, to: Int32, external: Bool, edge: Int) {
+    if external {
+      exited.append(from)
+      entered.append(to)
+    }
+    transitions.append(edge)
+  }
 }

@@ -22,7 +22,10 @@ final class StateMachineExtras: @unchecked Sendable {
   /// The inspection streams (``StateMachineObject/inspectionRecords(bufferingPolicy:isolation:)``),
   /// made by the first; `nil` for an object nobody inspected. Set under the object's lock, never
   /// unset.
-  @exclusivity(unchecked) var inspection: InspectionStreams?
+  @usableFromInline @exclusivity(unchecked) var inspection: InspectionStreams?
+  /// What the inspected run going on has done so far; `nil` when none goes on (always, for an
+  /// object nobody inspects). Set, read and cleared only by the thread that owns the run.
+  @usableFromInline @exclusivity(unchecked) var capture: StepCapture?
 
   /// Whether a stream is listening (cheap to ask before building a `CompletedTransition`).
   @usableFromInline var hasStreams: Bool { !streams.isEmpty }
