@@ -23,7 +23,7 @@ extension StateMachineDefinition {
       // Like a query, the snapshot starts a machine that has not started (an unrecorded start).
       if definitionError == nil, locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = enter(model) }
       let snapshot = inspectionSituation(of: model)
-      let running = (extras.invocations?.active ?? []).map(\.id)
+      let running = (locked(model) { extras.invocations }?.active ?? []).map(\.id)
       inspection.add(continuation) { sequence in
         InspectionRecord(
           sequence: sequence, kind: .snapshot, configuration: snapshot.configuration, state: snapshot.state,
