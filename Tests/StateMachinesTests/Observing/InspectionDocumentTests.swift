@@ -80,4 +80,25 @@ import Testing
     let keys = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(document)) as? [String: Any])
     #expect(Set(keys.keys) == ["states", "transitions", "invokes", "events"])
   }
+
+  @Test("a flat wildcard transition: source -1, one edge from `*`, taken as that edge")
+  func flatWildcard() async throws {
+    let definition = try StateMachineDefinition<DynamicStateMachine>(validating: { sm in
+      sm.addState("idle")
+      sm.addState("busy")
+      sm.addState("broken")
+      sm.when("work", transitionFrom: "idle", to: "busy")
+      sm.when("fail", transitionFromAnyStateTo: "broken")
+    })
+    try checkIdentifiers(definition)
+    let document = definition.inspectionDocument
+    #expect(document.transitions.map(\.source) == [0, -1])
+    let machine = DynamicStateMachine(definition)
+    var records = machine.inspectionRecords().makeAsyncIterator()
+    #expect(machine.fire("work"))
+    #expect(machine.fire("fail"))
+    let got = await nextRecords(5, from: &records)
+    #expect(got[2].transitions == [0] && got[4].transitions == [1])
+    #expect(got[4].exited == ["busy"] && got[4].entered == ["broken"])
+  }
 }
