@@ -50,8 +50,8 @@ extension StateMachineDefinition {
     guard case .taken = admit(model, whileBusy: {}) else { throw .busy("stopStateMachine") }
     var failure: (any Error)?
     let unstarted = locked(model) { model._$stateMachineStorage.isUnstarted }
+    let active = unstarted ? [] : activeStateIndices(model)
     if !unstarted {
-      let active = activeStateIndices(model)
       let state = currentState(of: model)
       let transition = Transition(event: "", from: state, to: "", source: state, targets: [], kind: .external)
       let announces = announces(model)
@@ -72,6 +72,7 @@ extension StateMachineDefinition {
       model._$stateMachineStorage.set(StateMachineStorage.restoredFlag, false)
     }
     model._$stateMachineDidChangeState()
+    if !unstarted { recordReset(exited: active.reversed(), entered: [], model) }
     _ = endRun(model, event: -1)
     if let failure { throw .callbackFailed(event: "", transitionHappened: true, underlying: failure) }
   }
@@ -81,17 +82,17 @@ extension StateMachineDefinition {
   @discardableResult
   public func post(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> Bool {
     guard let index = eventIndex(event) else {
-      _ = rejectUnknown(event, model)
+      _ = rejectUnknown(event, model, source: .post, payload: payload)
       return false
     }
-    return runToCompletion(index, payload, model, external: true).happened
+    return runToCompletion(index, payload, model, external: true, source: .post).happened
   }
 
   /// Fires `event` on `model` after `delay` on the definition's clock (SCXML `<send delay>`):
   /// as a timeout, it needs a class isolated to a global actor or declaring `Sendable`.
   public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration, on model: Model) {
     guard let index = eventIndex(event) else {
-      _ = rejectUnknown(event, model)
+      _ = rejectUnknown(event, model, source: .post, payload: payload)
       return
     }
     let actor = model._$stateMachineActor
@@ -102,9 +103,9 @@ extension StateMachineDefinition {
     // Neither the object nor the definition is kept alive by a pending event: the clock holds
     // this closure, and the definition holds the clock (a cycle until the delay passes, forever
     // on a `ManualClock` that is never advanced, as the fuzzer's leak check found).
-    let delivery = TriggerDelivery(actor: actor) { [weak self, weak model] event in
+    let delivery = TriggerDelivery(actor: actor) { [weak self, weak model] event, _ in
       guard let self, let model else { return }
-      _ = self.runToCompletion(event, payload, model, external: true)
+      _ = self.runToCompletion(event, payload, model, external: true, source: .post)
     }
     _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }
   }
