@@ -124,13 +124,20 @@ public final class Inspector: Sendable {
   /// The per-run token (also in ``url``'s fragment), for clients other than the page.
   public var token: String { security.token }
 
-  /// Attaches an object whose records arrive as wire records: the type-erased core of
-  /// `attach(_:name:)`, and what tests use with fake records.
+  /// Attaches an object whose records arrive on `records`, made wire records by `convert`
+  /// (payloads are encoded here, in the reader task, not in the object's step): the type-erased
+  /// core of `attach(_:name:)`, and what tests use with fake records.
   @discardableResult
-  func attach(name: String, inspected: InspectedObject, records: AsyncStream<WireRecord>) -> String {
+  func attach<Record: Sendable>(
+    name: String, inspected: InspectedObject, records: AsyncStream<Record>,
+    convert: @escaping @Sendable (Record) -> WireRecord
+  ) -> String {
     let id = hub.register(name: name, inspected: inspected)
     let task = Task { [hub] in
-      for await record in records { hub.append(record, to: id) }
+      for await record in records {
+        if Task.isCancelled { break }
+        hub.append(convert(record), to: id)
+      }
       hub.detach(id)
     }
     readers.add(id, task)

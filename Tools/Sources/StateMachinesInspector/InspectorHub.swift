@@ -106,6 +106,11 @@ final class InspectorHub: @unchecked Sendable {
     lock.withLock { objects[id]?.ring.count ?? 0 }
   }
 
+  /// The sequence number of object `id`'s newest record (0 before the first).
+  func lastSequence(_ id: String) -> UInt64 {
+    lock.withLock { objects[id]?.ring.lastSequence ?? 0 }
+  }
+
   /// `GET /api/objects`: every object with its name and latest state.
   func objectList() -> InspectorJSON {
     lock.withLock {

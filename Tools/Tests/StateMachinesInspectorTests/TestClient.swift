@@ -66,6 +66,8 @@ final class SSEReader: @unchecked Sendable {
   private(set) var status = 0
   private var raw: [UInt8] = []
   private var body: [UInt8] = []
+  /// Where the unread part of `body` starts (compacted now and then, not on every event).
+  private var bodyStart = 0
   private var headerDone = false
   private(set) var heartbeats = 0
 
@@ -146,9 +148,13 @@ final class SSEReader: @unchecked Sendable {
   }
 
   private func parseEvent() -> Event? {
-    while let end = find([10, 10], in: body) {
-      let block = String(decoding: body[..<end], as: UTF8.self)
-      body.removeFirst(end + 2)
+    while let end = find([10, 10], in: body, from: bodyStart) {
+      let block = String(decoding: body[bodyStart..<end], as: UTF8.self)
+      bodyStart = end + 2
+      if bodyStart > 65536 {
+        body.removeFirst(bodyStart)
+        bodyStart = 0
+      }
       var id: String?
       var data: [String] = []
       for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -161,11 +167,17 @@ final class SSEReader: @unchecked Sendable {
     return nil
   }
 
-  private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-    guard haystack.count >= needle.count else { return nil }
-    for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
-      if Array(haystack[index..<(index + needle.count)]) == needle { return index }
+  private func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+    guard haystack.count >= needle.count + start else { return nil }
+    return haystack.withUnsafeBufferPointer { bytes in
+      var index = start
+      while index <= bytes.count - needle.count {
+        if bytes[index] == needle[0] && bytes[index + 1] == needle[1] && (needle.count < 4 || (bytes[index + 2] == needle[2] && bytes[index + 3] == needle[3])) {
+          return index
+        }
+        index += 1
+      }
+      return nil
     }
-    return nil
   }
 }
