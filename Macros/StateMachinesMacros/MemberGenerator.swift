@@ -206,8 +206,8 @@ struct MemberGenerator {
       """,
       """
       /// Fires an event by name on the class's actor, awaited from any context, and says how it ended.
-      \(modifiers)func send(_ event: String, payload: (any Sendable)? = nil) async -> StateMachines.FireOutcome {
-        \(definition).send(event, payload: payload, on: self)
+      \(modifiers)func send(_ event: String, payload: (any Sendable)? = nil, source: StateMachines.InspectionSource = .api) async -> StateMachines.FireOutcome {
+        \(definition).send(event, payload: payload, source: source, on: self)
       }
       """,
     ]

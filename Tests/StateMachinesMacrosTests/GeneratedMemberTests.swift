@@ -454,8 +454,8 @@ import Testing
           }
 
           /// Fires an event by name on the class's actor, awaited from any context, and says how it ended.
-          func send(_ event: String, payload: (any Sendable)? = nil) async -> StateMachines.FireOutcome {
-            Screen.stateMachine.send(event, payload: payload, on: self)
+          func send(_ event: String, payload: (any Sendable)? = nil, source: StateMachines.InspectionSource = .api) async -> StateMachines.FireOutcome {
+            Screen.stateMachine.send(event, payload: payload, source: source, on: self)
           }
 
           private struct _$StateMachineIDs: @unchecked Sendable {

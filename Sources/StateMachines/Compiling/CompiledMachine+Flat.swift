@@ -110,6 +110,7 @@ extension CompiledMachine {
       repeating: builder.log != nil ? .full : .none, count: states.count * (events.count + 1))
     var lightTransitionObjects: [LightTransition<Model>] = []
     var candidates: [FlatCandidate] = []
+    var candidateDeclarations: [Int32] = []
     var rowStarts: [Int32] = [0]
     var rowEvents: [Int32] = []
     var candidateStarts: [Int32] = [0]
@@ -142,6 +143,7 @@ extension CompiledMachine {
             FlatCandidate(
               target: spec.toName.map { stateIndexByName[$0]! } ?? -1, isInternal: spec.isInternal,
               terminates: spec.terminates, guardBody: spec.guardBody, action: spec.action))
+          candidateDeclarations.append(index)
           // A candidate without a guard always wins: later ones can never be taken.
           if spec.guardBody == nil { break }
         }
@@ -177,6 +179,7 @@ extension CompiledMachine {
     eventIDs = Self.eventIDs(fastSlots, onlySources: onlySources, columnHeight: states.count, identity: identity)
     candidateRows = CandidateRows(rowStarts: rowStarts, events: rowEvents, candidateStarts: candidateStarts)
     self.candidates = candidates
+    self.candidateDeclarations = candidateDeclarations
   }
 
   /// How a slot is taken.

@@ -131,6 +131,7 @@ extension CompiledMachine {
     lightTransitionObjects = []
     candidateRows = CandidateRows(emptyWith: tree.count)
     candidates = []
+    candidateDeclarations = []
     engine = .statechart(chart)
     matchesEventsByPrefix = store.matchesEventsByPrefix
     postsStateNotifications = store.postsStateNotifications

@@ -79,6 +79,9 @@ struct CompiledMachine<Model> {
   /// then wildcards, each in declaration order.
   @usableFromInline let candidateRows: CandidateRows
   @usableFromInline let candidates: [FlatCandidate]
+  /// The declared transition of each of ``candidates`` (its index in ``declaredTransitions``),
+  /// which inspection records name; read only for an inspected object.
+  let candidateDeclarations: [Int32]
   @usableFromInline let beforeCallbacks: [[Callback]]
   @usableFromInline let afterCallbacks: [[Callback]]
   @usableFromInline let entryActions: [[EntryAction]]
@@ -128,6 +131,7 @@ struct CompiledMachine<Model> {
     lightTransitionObjects = []
     candidateRows = CandidateRows(emptyWith: states.count)
     candidates = []
+    candidateDeclarations = []
     beforeCallbacks = Array(repeating: [], count: events.count)
     afterCallbacks = Array(repeating: [], count: events.count)
     entryActions = Array(repeating: [], count: states.count)

@@ -149,7 +149,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   @inlinable
   func fire(named event: String, payload: (any Sendable)?, _ model: Model, modelChecked: Bool) -> Bool {
     guard let index = eventIndex(event) else {
-      _ = rejectUnknown(event, model)
+      _ = rejectUnknown(event, model, payload: payload)
       return false
     }
     if payload == nil { return fire(eventID(index: index), model, modelChecked: modelChecked) }
@@ -160,7 +160,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// ``StateMachineObject/fireOrThrow(_:payload:)``.
   @inlinable
   public func fireOrThrow(_ event: String, payload: (any Sendable)? = nil, on model: Model) throws(StateMachineError) {
-    guard let index = eventIndex(event) else { throw rejectUnknown(event, model) }
+    guard let index = eventIndex(event) else { throw rejectUnknown(event, model, payload: payload) }
     try fireOrThrow(eventID(index: index), payload: payload, on: model)
   }
 

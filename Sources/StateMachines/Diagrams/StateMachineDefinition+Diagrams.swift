@@ -13,22 +13,31 @@ extension StateMachineDefinition {
   /// and history, junction, fork and join pseudostates in their UML shapes.
   ///
   /// Render it with `dot -Tsvg machine.dot > machine.svg`.
-  public var dotDiagram: String {
+  public var dotDiagram: String { dotDiagram(identifiers: false) }
+
+  /// ``dotDiagram``, and with `identifiers` an `id="s<index>"` on every state's node or cluster
+  /// and an `id="t<index>"` on every transition's edge, with the indexes of
+  /// ``inspectionDocument`` and of the inspection records, so that an inspector can highlight
+  /// the SVG that `dot -Tsvg` renders (Graphviz keeps the ids on its `<g>` elements). A
+  /// transition drawn as several edges (a fork's bar to each target) has `t<index>` on the
+  /// edge to the bar and `t<index>-<k>` on the others.
+  public func dotDiagram(identifiers: Bool) -> String {
     switch compiled.engine {
-    case .flat: return flatDot()
-    case .statechart(let chart): return statechartDot(chart)
+    case .flat: return flatDot(identifiers: identifiers)
+    case .statechart(let chart): return statechartDot(chart, identifiers: identifiers)
     }
   }
 
   /// The DOT text of a flat machine.
-  private func flatDot() -> String {
+  private func flatDot(identifiers: Bool) -> String {
     var lines = ["digraph \(dotID(String(describing: Model.self))) {", "  rankdir=LR;"]
     lines.append("  \"__initial\" [label=\"\", shape=point];")
     for (index, state) in compiled.states.enumerated() {
       let shape = compiled.isFinal[index] ? "doublecircle" : "ellipse"
       let activities = doActivities(of: Int32(index))
       let label = activities.isEmpty ? "" : ", label=\(dotLabel([state] + activities))"
-      lines.append("  \(dotID(state)) [shape=\(shape)\(label)];")
+      let id = identifiers ? ", id=\"s\(index)\"" : ""
+      lines.append("  \(dotID(state)) [shape=\(shape)\(label)\(id)];")
     }
     if !compiled.states.isEmpty {
       lines.append("  \"__initial\" -> \(dotID(stateName(compiled.initialStateIndex)));")
@@ -36,9 +45,10 @@ extension StateMachineDefinition {
     if compiled.declaredTransitions.contains(where: { $0.from == nil }) {
       lines.append("  \"__any\" [label=\"*\", shape=plaintext];")
     }
-    for edge in diagramEdges() {
+    for (index, edge) in diagramEdges().enumerated() {
       let from = edge.from.map { dotID($0) } ?? "\"__any\""
-      lines.append("  \(from) -> \(dotID(edge.to)) [label=\(dotID(edge.label))];")
+      let id = identifiers ? ", id=\"t\(index)\"" : ""
+      lines.append("  \(from) -> \(dotID(edge.to)) [label=\(dotID(edge.label))\(id)];")
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"

@@ -6,8 +6,9 @@
 internal import StateMachinesNames
 
 extension StateMachineDefinition {
-  /// The DOT text of a statechart (see ``dotDiagram``).
-  func statechartDot(_ chart: Statechart<Model>) -> String {
+  /// The DOT text of a statechart (see ``dotDiagram(identifiers:)``): edges numbered as
+  /// ``inspectionDocument`` numbers them (transitions, then joins, then junction paths).
+  func statechartDot(_ chart: Statechart<Model>, identifiers: Bool) -> String {
     let tree = chart.tree
     var lines = ["digraph \(quoted(String(describing: Model.self))) {", "  rankdir=LR;", "  compound=true;"]
     func id(_ state: Int32) -> String { quoted(tree.paths[Int(state)]) }
@@ -21,6 +22,15 @@ extension StateMachineDefinition {
         ? quoted("__anchor " + tree.paths[Int(state)]) : id(state)
     }
     func cluster(_ state: Int32) -> String { quoted("cluster " + tree.paths[Int(state)]) }
+    /// `, id="s<state>"` with identifiers.
+    func nodeID(_ state: Int32) -> String { identifiers ? ", id=\"s\(state)\"" : "" }
+    /// `, id="t<edge>"` with identifiers.
+    func edgeID(_ edge: String) -> String { identifiers ? ", id=\"t\(edge)\"" : "" }
+    /// The attributes of an edge whose list may be empty: the clipping, then the id.
+    func edgeAttributes(_ clipping: String, _ edge: String) -> String {
+      guard identifiers else { return String(clipping.dropFirst(2)) }
+      return String((clipping + edgeID(edge)).dropFirst(2))
+    }
     func emit(_ state: Int32, indent: String) {
       let kind = tree.kinds[Int(state)]
       switch kind {
@@ -29,6 +39,7 @@ extension StateMachineDefinition {
         lines.append("\(indent)subgraph \(cluster(state)) {")
         lines.append("\(indent)  label=\(dotLabel([label(state)] + doActivities(of: state)));")
         lines.append("\(indent)  style=\(isRegion ? "dashed" : "rounded");")
+        if identifiers { lines.append("\(indent)  id=\"s\(state)\";") }
         lines.append("\(indent)  \(anchor(state)) [shape=point, style=invis, width=0.01];")
         if kind == .compound {
           let initial = quoted("__initial " + tree.paths[Int(state)])
@@ -38,15 +49,17 @@ extension StateMachineDefinition {
         for child in tree.children[Int(state)] { emit(child, indent: indent + "  ") }
         lines.append("\(indent)}")
       case .atomic:
-        lines.append("\(indent)\(id(state)) [label=\(dotLabel([label(state)] + doActivities(of: state))), shape=box, style=rounded];")
+        lines.append(
+          "\(indent)\(id(state)) [label=\(dotLabel([label(state)] + doActivities(of: state))), shape=box, style=rounded\(nodeID(state))];")
       case .final:
-        lines.append("\(indent)\(id(state)) [label=\(quoted(label(state))), shape=doublecircle];")
+        lines.append("\(indent)\(id(state)) [label=\(quoted(label(state))), shape=doublecircle\(nodeID(state))];")
       case .history(let history):
-        lines.append("\(indent)\(id(state)) [label=\(history == .deep ? "\"H*\"" : "\"H\""), shape=circle];")
+        lines.append("\(indent)\(id(state)) [label=\(history == .deep ? "\"H*\"" : "\"H\""), shape=circle\(nodeID(state))];")
       case .junction:
-        lines.append("\(indent)\(id(state)) [label=\"\", shape=circle, style=filled, fillcolor=black, width=0.15];")
+        lines.append("\(indent)\(id(state)) [label=\"\", shape=circle, style=filled, fillcolor=black, width=0.15\(nodeID(state))];")
       case .join:
-        lines.append("\(indent)\(id(state)) [label=\"\", shape=box, style=filled, fillcolor=black, height=0.05, width=0.6];")
+        lines.append(
+          "\(indent)\(id(state)) [label=\"\", shape=box, style=filled, fillcolor=black, height=0.05, width=0.6\(nodeID(state))];")
       }
     }
     /// The end of an edge at `state`, with `lhead`/`ltail` clipping for clusters.
@@ -56,38 +69,42 @@ extension StateMachineDefinition {
     for target in chart.rootInitial { lines.append("  \"__initial\" -> \(edgeEnd(target))\(clip(head: target, chart));") }
     if !chart.rootTransitions.isEmpty { lines.append("  \"__any\" [label=\"*\", shape=plaintext];") }
     var forks = 0
-    for transition in chart.transitions {
+    for (index, transition) in chart.transitions.enumerated() {
       let from = transition.source == -1 ? "\"__any\"" : anchor(transition.source)
       let tail = transition.source == -1 ? "" : clipAttribute("ltail", transition.source, chart)
       let text = edgeLabel(transition)
       if transition.targets.isEmpty {
-        lines.append("  \(from) -> \(from) [label=\(quoted(text))\(tail)];")
+        lines.append("  \(from) -> \(from) [label=\(quoted(text))\(tail)\(edgeID("\(index)"))];")
       } else if transition.targets.count == 1 {
         // A cluster clips an edge only when the other end lies outside it.
         let target = transition.targets[0]
         let source = transition.source
         let outTail = source >= 0 && tree.isDescendant(target, of: source) ? "" : tail
         let head = source >= 0 && tree.isDescendant(source, of: target) ? "" : clipAttribute("lhead", target, chart)
-        lines.append("  \(from) -> \(anchor(target)) [label=\(quoted(text))\(outTail)\(head)];")
+        lines.append("  \(from) -> \(anchor(target)) [label=\(quoted(text))\(outTail)\(head)\(edgeID("\(index)"))];")
       } else {
         forks += 1
         let bar = quoted("__fork \(forks)")
         lines.append("  \(bar) [label=\"\", shape=box, style=filled, fillcolor=black, height=0.05, width=0.6];")
-        lines.append("  \(from) -> \(bar) [label=\(quoted(text))\(tail)];")
-        for target in transition.targets {
-          lines.append("  \(bar) -> \(anchor(target))[\(clipAttribute("lhead", target, chart).dropFirst(2))];")
+        lines.append("  \(from) -> \(bar) [label=\(quoted(text))\(tail)\(edgeID("\(index)"))];")
+        for (position, target) in transition.targets.enumerated() {
+          let attributes = edgeAttributes(clipAttribute("lhead", target, chart), "\(index)-\(position)")
+          lines.append("  \(bar) -> \(anchor(target))[\(attributes)];")
         }
       }
     }
+    var edge = chart.transitions.count
     for join in 0..<Int32(tree.count) where tree.kinds[Int(join)] == .join {
       let target = chart.joinTargets[Int(join)]
-      lines.append("  \(id(join)) -> \(anchor(target))[\(clipAttribute("lhead", target, chart).dropFirst(2))];")
+      lines.append("  \(id(join)) -> \(anchor(target))[\(edgeAttributes(clipAttribute("lhead", target, chart), "\(edge)"))];")
+      edge += 1
     }
     for junction in 0..<Int32(tree.count) where tree.kinds[Int(junction)] == .junction {
       for path in chart.junctionPaths[Int(junction)] {
         let guardText = path.guardBody == nil ? "[else]" : "[guard]"
         lines.append(
-          "  \(id(junction)) -> \(anchor(path.target)) [label=\(quoted(guardText))\(clipAttribute("lhead", path.target, chart))];")
+          "  \(id(junction)) -> \(anchor(path.target)) [label=\(quoted(guardText))\(clipAttribute("lhead", path.target, chart))\(edgeID("\(edge)"))];")
+        edge += 1
       }
     }
     lines.append("}")

@@ -28,6 +28,14 @@ final class InvocationRegistry: @unchecked Sendable {
   private var unfinishedTasks = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var counts = InvocationStatistics()
+  private var inspectionStreams: InspectionStreams?
+
+  /// The object's inspection streams, which hear of starts, cancels, results and drops
+  /// (INSPECTOR.md B.4); set when the object is first inspected.
+  var inspection: InspectionStreams? {
+    get { lock.locked { inspectionStreams } }
+    set { lock.locked { inspectionStreams = newValue } }
+  }
 
   /// Starts a task under the lock, so that its handle is stored before anyone can cancel it and
   /// before it can finish (I4). Returns the start's generation (I5).
@@ -45,6 +53,9 @@ final class InvocationRegistry: @unchecked Sendable {
           forwarding: forwarding, results: results))
       unfinishedTasks += 1
       counts.started += 1
+      // Under the lock, so that the start is recorded before the task can finish.
+      inspectionStreams?.record(
+        InspectedInvocation(id: id, generation: nextGeneration, state: statePath, phase: .started), event: nil)
       return nextGeneration
     }
   }
@@ -62,7 +73,15 @@ final class InvocationRegistry: @unchecked Sendable {
     for entry in cancelled {
       entry.task.cancel()
       entry.forwarding?.finish()
+      record(.cancelled, id: entry.id, generation: entry.generation, state: entry.statePath)
     }
+  }
+
+  /// Tells the object's inspection streams, if it has any, of a change of an invocation
+  /// (INSPECTOR.md B.4; INVOKE.md I15). `event`: the result or sent event concerned.
+  func record(_ phase: InspectedInvocation.Phase, id: String, generation: UInt64, state: String, event: String? = nil) {
+    guard let inspection = lock.locked({ inspectionStreams }) else { return }
+    inspection.record(InspectedInvocation(id: id, generation: generation, state: state, phase: phase), event: event)
   }
 
   /// Forwards an external event to the autoforwarding invocations running now (I13), except to

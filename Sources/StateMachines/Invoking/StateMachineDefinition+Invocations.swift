@@ -109,7 +109,9 @@ extension StateMachineDefinition {
     }
     locked(model) {
       model._$stateMachineStorage.enqueue(
-        QueuedEvent(event: invocation.errorEvent, payload: error, isOwn: true, armedIn: pending.armedIn))
+        QueuedEvent(
+          event: invocation.errorEvent, payload: error, isOwn: true, armedIn: pending.armedIn,
+          source: .invoke(id: invocation.id, generation: 0)))
     }
   }
 
@@ -120,8 +122,10 @@ extension StateMachineDefinition {
     let registry = locked(model) {
       let extras = model._$stateMachineStorage.extras!
       if let registry = extras.invocations { return registry }
-      extras.invocations = InvocationRegistry()
-      return extras.invocations!
+      let registry = InvocationRegistry()
+      registry.inspection = extras.inspection
+      extras.invocations = registry
+      return registry
     }
     let delivery = invocationDelivery(invocation, armedIn: armedIn, registry, model)
     let (id, clock, work) = (invocation.id, compiled.clock, invocation.work)
@@ -129,28 +133,35 @@ extension StateMachineDefinition {
     // I13: the newest 64 forwarded events wait for the work; none for an invoke that does not forward.
     let (events, forwarding) = AsyncStream<ForwardedEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
     if !invocation.autoforward { forwarding.finish() }
+    let statePath = stateName(invocation.state)
     let generation = registry.start(
-      id: id, owner: armedIn.state, statePath: stateName(invocation.state), results: (done, failed),
+      id: id, owner: armedIn.state, statePath: statePath, results: (done, failed),
       forwarding: invocation.autoforward ? forwarding : nil
     ) { generation in
       let sender = InvocationSender { name, payload in
-        guard registry.isRunning(generation) else { return false }
+        guard registry.isRunning(generation) else {
+          registry.record(.dropped, id: id, generation: generation, state: statePath, event: name)
+          return false
+        }
         return await delivery.send(name, payload, generation: generation)
       }
       let start = InvocationStart(
         input: input, id: id, generation: generation, clock: clock, sender: sender, events: events)
       return Task {
-        let result: (event: Int32, payload: (any Sendable)?)
+        let result: (event: Int32, payload: (any Sendable)?, phase: InspectedInvocation.Phase)
         do {
-          result = (done, try await work(start))
+          result = (done, try await work(start), .done)
         } catch {
-          result = (failed, error)
+          result = (failed, error, .error)
         }
+        let resultName = result.phase == .done ? InvocationEvents.done(id) : InvocationEvents.error(id)
         // A cancelled invocation's result is dropped (I7, I8); exactly one result per generation (I6).
         if registry.finish(generation) {
+          registry.record(result.phase, id: id, generation: generation, state: statePath, event: resultName)
           _ = await delivery.deliver(result.event, result.payload, generation: generation, isResult: true)
         } else {
           registry.count(delivered: false)
+          registry.record(.dropped, id: id, generation: generation, state: statePath, event: resultName)
         }
         registry.taskEnded()
       }
@@ -164,6 +175,13 @@ extension StateMachineDefinition {
     _ invocation: CompiledInvocation<Model>, armedIn: ArmedState, _ registry: InvocationRegistry, _ model: Model
   ) -> InvocationDelivery {
     let id = invocation.id
+    let statePath = stateName(invocation.state)
+    let eventNames = compiled.events
+    /// Tells the inspection streams that `event` of `generation` was dropped.
+    func dropped(_ event: Int32, _ generation: UInt64) {
+      let name = event >= 0 && Int(event) < eventNames.count ? eventNames[Int(event)] : nil
+      registry.record(.dropped, id: id, generation: generation, state: statePath, event: name)
+    }
     return InvocationDelivery(actor: model._$stateMachineActor, eventIndex: { [weak self] in self?.eventIndex($0) }) {
       [weak self, weak model] event, payload, generation, isResult in
       guard let self, let model else {
@@ -179,6 +197,7 @@ extension StateMachineDefinition {
           registry.count(delivered: false)
           self.trace("stale result of '\(id)#\(generation)' dropped")
         }
+        dropped(event, generation)
         return false
       }
       guard event >= 0 else {
@@ -186,7 +205,8 @@ extension StateMachineDefinition {
         self.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
         return false
       }
-      let outcome = self.runToCompletion(event, payload, model, armedIn: armedIn, external: true)
+      let outcome = self.runToCompletion(
+        event, payload, model, armedIn: armedIn, external: true, source: .invoke(id: id, generation: generation))
       if isResult {
         // Taking the machine checks the entry again: it may have been left while this waited.
         var stale = false
@@ -194,7 +214,10 @@ extension StateMachineDefinition {
           stale = !self.locked(model) { armedIn.isCurrent(in: model._$stateMachineStorage) }
         }
         registry.count(delivered: !stale)
-        if stale { self.trace("stale result of '\(id)#\(generation)' dropped") }
+        if stale {
+          self.trace("stale result of '\(id)#\(generation)' dropped")
+          dropped(event, generation)
+        }
       }
       return outcome.happened
     }

@@ -3,11 +3,14 @@
 
 extension StateMachineDefinition {
   /// Fires the event named `event` on `model` now, in the caller's context, and says how it
-  /// ended: `fire`'s answer with its reason. The members `send(_:payload:)` of objects call it
-  /// on the object's actor.
-  public func send(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> FireOutcome {
-    guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model)) }
-    return FireOutcome(runToCompletion(index, payload, model))
+  /// ended: `fire`'s answer with its reason. The members `send(_:payload:source:)` of objects
+  /// call it on the object's actor. `source` is what inspection records say of the event
+  /// (``InspectionSource/inspector`` for an inspector's sends).
+  public func send(
+    _ event: String, payload: (any Sendable)? = nil, source: InspectionSource = .api, on model: Model
+  ) -> FireOutcome {
+    guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model, source: source, payload: payload)) }
+    return FireOutcome(runToCompletion(index, payload, model, source: source))
   }
 }
 
@@ -16,10 +19,14 @@ extension StateMachineObject {
   /// one, else at once (taking the object's lock if it has one; a class with neither must be
   /// used from one context at a time, as `fire`). An unknown name is rejected. The macro gives
   /// an actor-isolated class a member of its own, isolated, so that any context can `await` it.
-  public func send(_ event: String, payload: (any Sendable)? = nil) async -> FireOutcome {
+  /// `source` is what inspection records say of the event: an inspector passes
+  /// ``InspectionSource/inspector``.
+  public func send(
+    _ event: String, payload: (any Sendable)? = nil, source: InspectionSource = .api
+  ) async -> FireOutcome {
     let definition = stateMachineDefinition
     let model = _$stateMachineModel
-    let send = ObjectSend { definition.send(event, payload: payload, on: model) }
+    let send = ObjectSend { definition.send(event, payload: payload, source: source, on: model) }
     guard let actor = _$stateMachineActor else { return send.fire() }
     return await runIsolated(on: actor) { send.fire() }
   }

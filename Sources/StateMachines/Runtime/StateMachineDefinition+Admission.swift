@@ -131,16 +131,28 @@ extension StateMachineDefinition {
       if let armedIn = next.armedIn, !armedIn.isCurrent(in: model._$stateMachineStorage) {
         lock?.unlock()
         trace("queued event '\(eventName(next.event))' dropped: a timeout or notification of a state that was left")
+        noteRejection(
+          next.event, source: next.source, payload: next.payload,
+          .busy("a timeout or notification of a state that was left"), model)
         continue
       }
+      // Read with the queue: the extras exist, since the queue lives there.
+      let inspection = model._$stateMachineStorage.extras?.inspection
       lock?.unlock()
+      let inspected = inspection.flatMap {
+        beginInspectedRun(next.event, source: next.source, payload: next.payload, model, $0)
+      }
       if next.isOwn { steps += 1 }
       // Events the machine's own callbacks fired are internal: not forwarded (I13).
       if compiled.forwardsEvents && (!next.isOwn || next.isExternal) {
         forwardToInvocations(next.event, next.payload, model)
       }
-      if case .failed(let error, _) = step(next.event, next.payload, model) {
+      let outcome = step(next.event, next.payload, model)
+      if case .failed(let error, _) = outcome {
         trace("queued event '\(eventName(next.event))' failed: \(error)")
+      }
+      if let inspected {
+        endInspectedRun(next.event, source: next.source, payload: next.payload, outcome, model, inspected)
       }
     }
   }

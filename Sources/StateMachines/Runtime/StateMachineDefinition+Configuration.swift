@@ -81,17 +81,17 @@ extension StateMachineDefinition {
   @discardableResult
   public func post(_ event: String, payload: (any Sendable)? = nil, on model: Model) -> Bool {
     guard let index = eventIndex(event) else {
-      _ = rejectUnknown(event, model)
+      _ = rejectUnknown(event, model, source: .post, payload: payload)
       return false
     }
-    return runToCompletion(index, payload, model, external: true).happened
+    return runToCompletion(index, payload, model, external: true, source: .post).happened
   }
 
   /// Fires `event` on `model` after `delay` on the definition's clock (SCXML `<send delay>`):
   /// as a timeout, it needs a class isolated to a global actor or declaring `Sendable`.
   public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration, on model: Model) {
     guard let index = eventIndex(event) else {
-      _ = rejectUnknown(event, model)
+      _ = rejectUnknown(event, model, source: .post, payload: payload)
       return
     }
     let actor = model._$stateMachineActor
@@ -102,9 +102,9 @@ extension StateMachineDefinition {
     // Neither the object nor the definition is kept alive by a pending event: the clock holds
     // this closure, and the definition holds the clock (a cycle until the delay passes, forever
     // on a `ManualClock` that is never advanced, as the fuzzer's leak check found).
-    let delivery = TriggerDelivery(actor: actor) { [weak self, weak model] event in
+    let delivery = TriggerDelivery(actor: actor) { [weak self, weak model] event, _ in
       guard let self, let model else { return }
-      _ = self.runToCompletion(event, payload, model, external: true)
+      _ = self.runToCompletion(event, payload, model, external: true, source: .post)
     }
     _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }
   }

@@ -29,6 +29,9 @@ extension StateMachineDefinition {
       return flatStep(event, payload, model)
     case .statechart(let chart):
       let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
+      // An inspected run takes the full step, which notes what it does (an object whose streams
+      // were never asked for tests one flag it has loaded anyway).
+      if start.streams, start.extras?.capture != nil { return chartStep(chart, event, payload, model) }
       if var plan = chart.plans.plan(event: event, from: start.number) {
         // A slot that enters through a history takes the candidates of what it recorded (S15).
         if chart.plans.entersHistory, let entered = chart.plans.historyEntered(by: plan) {
@@ -110,6 +113,7 @@ extension StateMachineDefinition {
     extras?.storeRecorder?.record(
       CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload))
     if (isExternal || terminates) && extras != nil { disarm(model) }
+    if let capture = extras?.capture { noteFlat(selected, from: from, to: to, external: isExternal, capture) }
     if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty {
       arm(to, model, entering: .event(event, payload))
     }

@@ -10,12 +10,14 @@ extension StateMachineDefinition {
   /// step of the calling thread. `armedIn`, checked under the lock when the event arrives and
   /// again when it leaves the queue, tells a timeout or notification that its state was left
   /// meanwhile (then nothing happens). `external`: posted (S13), it waits for the internal queue.
+  /// `source`: where the event came from, for inspection records.
   @inlinable
   func runToCompletion(
-    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false,
+    source: InspectionSource = .api
   ) -> StepOutcome {
     guard event >= 0, Int(event) < compiled.events.count else {
-      return .rejected(rejectUnknown("#\(event)", model))
+      return .rejected(rejectUnknown("#\(event)", model, source: source))
     }
     let lock = model._$stateMachineLock
     // Why an event that found the machine busy was not queued.
@@ -31,20 +33,32 @@ extension StateMachineDefinition {
         return
       }
       model._$stateMachineStorage.enqueue(
-        QueuedEvent(event: event, payload: payload, isOwn: isOwn, isExternal: external, armedIn: armedIn))
+        QueuedEvent(
+          event: event, payload: payload, isOwn: isOwn, isExternal: external, armedIn: armedIn,
+          source: source == .api ? .queue : source))
     }
     if case .busy = admission {
-      if let ignoredBecause { return .rejected(.busy(ignoredBecause)) }
+      if let ignoredBecause {
+        noteRejection(event, source: source, payload: payload, .busy(ignoredBecause), model)
+        return .rejected(.busy(ignoredBecause))
+      }
       trace("event '\(eventName(event))' queued: the machine is running a step")
       return .queued
     }
     if let armedIn, !locked(model, { armedIn.isCurrent(in: model._$stateMachineStorage) }) {
+      let stale = StateMachineError.busy("a timeout or notification of a state that was left")
+      noteRejection(event, source: source, payload: payload, stale, model)
       _ = endRun(model, event: event)
-      return .rejected(.busy("a timeout or notification of a state that was left"))
+      return .rejected(stale)
     }
-    // One flags test for both: a machine to start, or a store-managed one (P13).
-    if locked(model, { model._$stateMachineStorage.slowPathFlags & StateMachineStorage.startOrStoreFlags != 0 }) {
+    // One read for both: a machine to start or a store-managed one (P13), and inspection streams.
+    let (flags, inspection) = locked(model) {
+      (model._$stateMachineStorage.slowPathFlags, model._$stateMachineStorage.extras?.inspection)
+    }
+    let inspected = inspection.flatMap { beginInspectedRun(event, source: source, payload: payload, model, $0) }
+    if flags & StateMachineStorage.startOrStoreFlags != 0 {
       if let refused = startOrRefuse(event, model) {
+        if let inspected { endInspectedRun(event, source: source, payload: payload, refused, model, inspected) }
         _ = endRun(model, event: event)
         return refused
       }
@@ -58,6 +72,7 @@ extension StateMachineDefinition {
     } else {
       outcome = step(event, payload, model)
     }
+    if let inspected { endInspectedRun(event, source: source, payload: payload, outcome, model, inspected) }
     if endRun(model, event: event) { return .failed(limitError(event), transitionHappened: outcome.happened) }
     return outcome
   }
@@ -65,7 +80,9 @@ extension StateMachineDefinition {
   /// The error for an event name the machine does not know; a terminated machine says so first
   /// (SEMANTICS step 1). Logged.
   @usableFromInline
-  func rejectUnknown(_ name: String, _ model: Model) -> StateMachineError {
+  func rejectUnknown(
+    _ name: String, _ model: Model, source: InspectionSource = .api, payload: (any Sendable)? = nil
+  ) -> StateMachineError {
     let (terminated, state) = locked(model) {
       (model._$stateMachineStorage.isTerminated, model._$stateMachineStorage.stateIndex)
     }
@@ -78,6 +95,9 @@ extension StateMachineDefinition {
       error = .unknownEvent(name)
     }
     trace("event '\(name)' rejected: \(error)")
+    if let inspection = listeningInspection(of: model) {
+      recordRejection(name, source: source, payload: payload, error, model, inspection)
+    }
     return error
   }
 
@@ -135,7 +155,7 @@ extension StateMachineDefinition {
     case .fire(let name, let payload):
       guard let index = eventIndex(name) else { throw .unknownEvent(name) }
       locked(model) {
-        model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload, isOwn: true))
+        model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload, isOwn: true, source: .queue))
       }
     }
   }

@@ -37,6 +37,9 @@ extension StateMachineDefinition {
   /// `restored` state).
   func enterFlat(_ state: Int32, _ model: Model, restored: Bool) -> StepOutcome {
     trace("start in '\(stateName(state))'")
+    if !restored, let capture = locked(model, { model._$stateMachineStorage.extras?.capture }) {
+      capture.noteMicrostep(exits: [], entries: [state], transitions: [])
+    }
     arm(state, model, entering: restored ? .restore : .start)
     if restored { return .accepted }
     let transition = Transition(event: "", from: stateName(state), to: stateName(state))
@@ -56,7 +59,13 @@ extension StateMachineDefinition {
     if let definitionError { throw .invalidDefinition(definitionError) }
     // A busy machine is running a step, so it has started.
     guard case .taken = admit(model, whileBusy: {}) else { return }
-    let outcome = locked(model, { model._$stateMachineStorage.isUnstarted }) ? enter(model) : .accepted
+    let (unstarted, inspection) = locked(model) {
+      (model._$stateMachineStorage.isUnstarted, model._$stateMachineStorage.extras?.inspection)
+    }
+    // An inspected start is recorded as a step without an event.
+    let inspected = unstarted ? inspection.flatMap { beginInspectedRun(-1, source: .api, payload: nil, model, $0) } : nil
+    let outcome = unstarted ? enter(model) : .accepted
+    if let inspected { endInspectedRun(-1, source: .api, payload: nil, outcome, model, inspected) }
     if endRun(model, event: -1) { throw limitError(-1) }
     if case .failed(let error, _) = outcome { throw error }
   }

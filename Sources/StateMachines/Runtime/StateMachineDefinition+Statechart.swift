@@ -268,7 +268,8 @@ extension StateMachineDefinition {
       if let action = chosen.action { actions.append(action) }
     }
     var selected = SelectedTransition(
-      source: declared.source, targets: targets, kind: declared.kind, actions: actions, terminates: declared.terminates)
+      source: declared.source, targets: targets, kind: declared.kind, actions: actions, terminates: declared.terminates,
+      index: index)
     if targets.count == 1, chart.kind(targets[0]) == .join {
       let join = targets[0]
       let sources = chart.joinSources[Int(join)]
@@ -276,11 +277,11 @@ extension StateMachineDefinition {
       if sources.allSatisfy({ arrived.contains($0) && configuration.active.contains($0) }) {
         selected = SelectedTransition(
           source: declared.source, targets: [chart.joinTargets[Int(join)]], kind: .external, actions: actions,
-          joinSources: sources, completedJoin: join, terminates: declared.terminates)
+          joinSources: sources, completedJoin: join, terminates: declared.terminates, index: index)
       } else {
         selected = SelectedTransition(
           source: declared.source, targets: [], kind: .internal, actions: actions, arrival: (join, declared.source),
-          terminates: declared.terminates)
+          terminates: declared.terminates, index: index)
       }
     }
     return selected
@@ -369,6 +370,9 @@ extension StateMachineDefinition {
         CompletedTransition(
           from: stateString(old.active, chart), event: eventName, to: stateString(new.active, chart), payload: payload))
       if terminates { disarm(model) } else { extras.disarm(exits) }
+      // An inspected run notes the microstep where the log traces it (INSPECTOR.md B.3).
+      extras.capture?.noteMicrostep(
+        exits: Array(exits.members.reversed()), entries: entry.states.members, transitions: transitions.map(\.index))
     }
     // 5. Entries in document order.
     var entered = old.active
@@ -412,7 +416,9 @@ extension StateMachineDefinition {
   @inlinable
   func raise(_ event: Int32, _ model: Model) {
     guard event >= 0 else { return }
-    locked(model) { model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: nil, isOwn: true)) }
+    locked(model) {
+      model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: nil, isOwn: true, source: .post))
+    }
   }
 
   // MARK: Queries

@@ -149,9 +149,15 @@ struct QueuedEvent {
   /// For a timeout or notification: the state it was armed in. It is checked again when the event
   /// leaves the queue, since the step that ran meanwhile may have left that state.
   @usableFromInline let armedIn: ArmedState?
+  /// Where the event came from, for inspection records.
+  @usableFromInline let source: InspectionSource
 
   @usableFromInline
-  init(event: Int32, payload: (any Sendable)?, isOwn: Bool, isExternal: Bool = false, armedIn: ArmedState? = nil) {
+  init(
+    event: Int32, payload: (any Sendable)?, isOwn: Bool, isExternal: Bool = false, armedIn: ArmedState? = nil,
+    source: InspectionSource = .queue
+  ) {
+    self.source = source
     self.event = event
     self.payload = payload
     self.isOwn = isOwn

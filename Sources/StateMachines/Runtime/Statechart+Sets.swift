@@ -20,12 +20,17 @@ extension Statechart {
     /// A join that completes: its arrivals clear.
     @usableFromInline var completedJoin: Int32
     @usableFromInline var terminates: Bool
+    /// The declared transition (its index in ``Statechart/transitions``), which inspection
+    /// records name; -1 for the machine's initial transition.
+    @usableFromInline var index: Int32
 
     @usableFromInline
     init(
       source: Int32, targets: [Int32], kind: TransitionKind, actions: [MachineCallback<Model>], joinSources: [Int32] = [],
-      arrival: (join: Int32, source: Int32)? = nil, completedJoin: Int32 = -1, terminates: Bool = false
+      arrival: (join: Int32, source: Int32)? = nil, completedJoin: Int32 = -1, terminates: Bool = false,
+      index: Int32 = -1
     ) {
+      self.index = index
       self.source = source
       self.targets = targets
       self.kind = kind

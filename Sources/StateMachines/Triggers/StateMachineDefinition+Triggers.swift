@@ -51,9 +51,9 @@ extension StateMachineDefinition {
       }
       return ArmedState(state: -1, serial: extras.epoch)
     }
-    let delivery = TriggerDelivery(actor: actor) { [weak model] event in
+    let delivery = TriggerDelivery(actor: actor) { [weak model] event, source in
       guard let model else { return }
-      _ = self.runToCompletion(event, nil, model, armedIn: armedIn)
+      _ = self.runToCompletion(event, nil, model, armedIn: armedIn, source: source)
     }
     for trigger in triggers {
       let event = trigger.event
@@ -122,20 +122,21 @@ extension StateMachineDefinition {
 /// that carry it to a timer or a notification observer capture no model type.
 final class TriggerDelivery: @unchecked Sendable {
   let actor: (any Actor)?
-  /// Fires an event on the object if it still exists and the trigger is still armed.
-  let fire: (Int32) -> Void
+  /// Fires an event on the object if it still exists and the trigger is still armed; the source
+  /// says which kind of trigger it was, for inspection records.
+  let fire: (Int32, InspectionSource) -> Void
 
-  init(actor: (any Actor)?, fire: @escaping (Int32) -> Void) {
+  init(actor: (any Actor)?, fire: @escaping (Int32, InspectionSource) -> Void) {
     self.actor = actor
     self.fire = fire
   }
 
-  /// From a timeout.
-  func deliver(_ event: Int32) async {
+  /// From a timeout (or a notification that hopped to the actor).
+  func deliver(_ event: Int32, source: InspectionSource = .timeout) async {
     if let actor {
-      await runIsolated(on: actor) { self.fire(event) }
+      await runIsolated(on: actor) { self.fire(event, source) }
     } else {
-      fire(event)
+      fire(event, source)
     }
   }
 
@@ -143,9 +144,9 @@ final class TriggerDelivery: @unchecked Sendable {
   /// actor.
   func deliverNotification(_ event: Int32) {
     if actor != nil {
-      Task { await self.deliver(event) }
+      Task { await self.deliver(event, source: .notification) }
     } else {
-      fire(event)
+      fire(event, .notification)
     }
   }
 }

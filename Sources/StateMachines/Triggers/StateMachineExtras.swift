@@ -19,6 +19,13 @@ final class StateMachineExtras: @unchecked Sendable {
   var timeouts: [(scheduler: any TimeoutScheduler, id: UInt64, state: Int32)] = []
   var observations: [(center: NotificationCenter, token: any NSObjectProtocol, state: Int32)] = []
   let streams = TransitionStreams()
+  /// The inspection streams (``StateMachineObject/inspectionRecords(bufferingPolicy:isolation:)``),
+  /// made by the first; `nil` for an object nobody inspected. Set under the object's lock, never
+  /// unset.
+  @usableFromInline @exclusivity(unchecked) var inspection: InspectionStreams?
+  /// What the inspected run going on has done so far; `nil` when none goes on (always, for an
+  /// object nobody inspects). Set, read and cleared only by the thread that owns the run.
+  @usableFromInline @exclusivity(unchecked) var capture: StepCapture?
 
   /// Whether a stream is listening (cheap to ask before building a `CompletedTransition`).
   @usableFromInline var hasStreams: Bool { !streams.isEmpty }
@@ -57,6 +64,7 @@ final class StateMachineExtras: @unchecked Sendable {
   deinit {
     disarm()
     streams.finish()
+    inspection?.finish()
   }
 
   /// Cancels the timeouts, observers and invocations of the current state (INVOKE.md I8, I9).

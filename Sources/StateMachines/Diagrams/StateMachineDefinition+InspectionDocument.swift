@@ -1,0 +1,120 @@
+// A definition as data for the inspector (INSPECTOR.md B.3, issue 22): states, transitions,
+// invokes and event names, indexed as the inspection records and the DOT ids (`s<i>`, `t<i>`).
+
+import Foundation
+internal import StateMachinesNames
+
+extension StateMachineDefinition {
+  /// The definition's states, transitions (one per edge of ``dotDiagram(identifiers:)``, with
+  /// the same indexes), invokes and event names, for an inspector to draw and offer events.
+  public var inspectionDocument: InspectionDocument {
+    let invokes = compiled.invocations.map { InspectionDocument.Invoke(id: $0.id, state: Int($0.state)) }
+    switch compiled.engine {
+    case .flat:
+      let states = compiled.states.enumerated().map { index, name in
+        InspectionDocument.State(
+          index: index, path: name, name: name, kind: compiled.isFinal[index] ? "final" : "atomic", parent: nil,
+          initial: Int32(index) == compiled.initialStateIndex)
+      }
+      let transitions = flatInspectionEdges().enumerated().map { index, edge in
+        let declared = compiled.declaredTransitions[edge.declared]
+        return InspectionDocument.Transition(
+          index: index, event: eventName(declared.event), source: Int(edge.source),
+          targets: declared.to.map { [Int($0)] } ?? [], kind: declared.isInternal ? "internal" : "external",
+          guarded: declared.isGuarded, timeout: declared.timeout.map(inspectionSeconds),
+          notification: declared.notification?.rawValue)
+      }
+      return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: compiled.events)
+    case .statechart(let chart):
+      return statechartInspectionDocument(chart, invokes: invokes)
+    }
+  }
+
+  /// A flat machine's edges in drawing order: each declared transition once per source state
+  /// (-1: a wildcard's single edge from `*`).
+  func flatInspectionEdges() -> [(declared: Int, source: Int32)] {
+    var edges: [(declared: Int, source: Int32)] = []
+    for (index, transition) in compiled.declaredTransitions.enumerated() {
+      for source in transition.from ?? [-1] { edges.append((index, source)) }
+    }
+    return edges
+  }
+
+  /// The document index of the edge a flat machine drew for declared transition `declared`
+  /// taken from `from` (a step record's transition).
+  func flatEdgeIndex(declared: Int, from: Int32) -> Int {
+    var index = 0
+    for (position, transition) in compiled.declaredTransitions.enumerated() {
+      guard position < declared else {
+        return index + (transition.from?.firstIndex(of: from) ?? 0)
+      }
+      index += transition.from?.count ?? 1
+    }
+    return index
+  }
+
+  /// A statechart's document: the tree's nodes; its transitions, then the joins' outgoing edges,
+  /// then the junctions' paths, as `statechartDot` numbers them.
+  private func statechartInspectionDocument(
+    _ chart: Statechart<Model>, invokes: [InspectionDocument.Invoke]
+  ) -> InspectionDocument {
+    let tree = chart.tree
+    let initial = chart.computeEntrySet(
+      [Statechart<Model>.SelectedTransition(source: -1, targets: chart.rootInitial, kind: .external, actions: [])], [:]
+    ).states
+    let states = (0..<Int32(tree.count)).map { state in
+      let name = tree.names[Int(state)]
+      return InspectionDocument.State(
+        index: Int(state), path: tree.paths[Int(state)],
+        name: name.isEmpty ? StatePath.splitDeclaration(tree.paths[Int(state)]).name : name,
+        kind: Self.kindName(tree.kinds[Int(state)]), parent: tree.parents[Int(state)] >= 0 ? Int(tree.parents[Int(state)]) : nil,
+        initial: initial.contains(state))
+    }
+    var transitions: [InspectionDocument.Transition] = []
+    for transition in chart.transitions {
+      let trigger =
+        transition.source >= 0
+        ? compiled.triggers[Int(transition.source)].first { $0.event == transition.event } : nil
+      transitions.append(
+        InspectionDocument.Transition(
+          index: transitions.count, event: transition.event >= 0 ? eventName(transition.event) : nil,
+          source: Int(transition.source), targets: transition.targets.map { Int($0) }, kind: transition.kind.rawValue,
+          guarded: transition.guardBody != nil, timeout: trigger?.timeout.map(inspectionSeconds),
+          notification: trigger?.notification?.rawValue))
+    }
+    for join in 0..<Int32(tree.count) where tree.kinds[Int(join)] == .join {
+      transitions.append(
+        InspectionDocument.Transition(
+          index: transitions.count, event: nil, source: Int(join), targets: [Int(chart.joinTargets[Int(join)])],
+          kind: "external", guarded: false))
+    }
+    for junction in 0..<Int32(tree.count) where tree.kinds[Int(junction)] == .junction {
+      for path in chart.junctionPaths[Int(junction)] {
+        transitions.append(
+          InspectionDocument.Transition(
+            index: transitions.count, event: nil, source: Int(junction), targets: [Int(path.target)],
+            kind: "external", guarded: path.guardBody != nil))
+      }
+    }
+    return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: compiled.events)
+  }
+
+  /// The document's name of a node kind.
+  private static func kindName(_ kind: StateTree.Kind) -> String {
+    switch kind {
+    case .atomic: "atomic"
+    case .compound: "compound"
+    case .parallel: "parallel"
+    case .final: "final"
+    case .history(let history): history == .deep ? "deepHistory" : "history"
+    case .junction: "junction"
+    case .join: "join"
+    }
+  }
+}
+
+/// A duration in seconds, as the document gives timeouts.
+private func inspectionSeconds(_ duration: Duration) -> Double {
+  let (seconds, attoseconds) = duration.components
+  return Double(seconds) + Double(attoseconds) / 1e18
+}

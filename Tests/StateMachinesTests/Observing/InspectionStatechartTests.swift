@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import StateMachines
+
+// Inspection records of statecharts (issue 22; INSPECTOR.md B.7 item 1): exits and entries in
+// the order the microstep runs them, the declared transitions taken, and the configuration with
+// every active ancestor.
+
+@Suite(.timeLimit(.minutes(1))) struct InspectionStatechartTests {
+  /// A player that is off, or on with two regions; the video region remembers its state.
+  static func definition() -> StateMachineDefinition<DynamicStateMachine> {
+    StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.addState("off")
+      sm.addParallelState("on") { on in
+        on.addState("audio") { audio in
+          audio.addState("loud")
+          audio.addState("muted")
+        }
+        on.addState("video") { video in
+          video.addState("sd")
+          video.addState("hd")
+          video.addHistory("last", .shallow)
+        }
+      }
+      sm.when("power", transitionFrom: "off", to: "on")
+      sm.when("mute", transitionFrom: "loud", to: "muted")
+      sm.when("hd", transitionFrom: "sd", to: "hd")
+      sm.when("power", transitionFrom: "on", to: "off")
+      sm.when("resume", transitionFrom: "off", to: "on/video/last")
+    }
+  }
+
+  @Test("parallel regions and history: exact exits, entries, transitions and configurations")
+  func parallelAndHistory() async {
+    let definition = Self.definition()
+    let document = definition.inspectionDocument
+    #expect(
+      document.states.map(\.path) == [
+        "off", "on", "on/audio", "on/audio/loud", "on/audio/muted", "on/video", "on/video/sd", "on/video/hd",
+        "on/video/last",
+      ])
+    #expect(document.states.map(\.kind) == [
+      "atomic", "parallel", "compound", "atomic", "atomic", "compound", "atomic", "atomic", "history",
+    ])
+    #expect(document.states.map(\.parent) == [nil, nil, 1, 2, 2, 1, 5, 5, 5])
+    #expect(document.states.filter(\.initial).map(\.path) == ["off"])
+    #expect(document.transitions.map(\.event) == ["power", "mute", "hd", "power", "resume"])
+    #expect(document.transitions.map(\.targets) == [[1], [4], [7], [0], [8]])
+
+    let player = DynamicStateMachine(definition)
+    var records = player.inspectionRecords().makeAsyncIterator()
+    for event in ["power", "hd", "mute", "power", "resume", "mute", "mute"] { player.fire(event) }
+    let got = await nextRecords(15, from: &records)
+    #expect(got.map(\.sequence) == Array(1...15))
+    let kinds: [InspectionRecord.Kind] = [
+      .snapshot, .event, .step, .event, .step, .event, .step, .event, .step, .event, .step, .event, .step, .event,
+      .rejected,
+    ]
+    #expect(got.map(\.kind) == kinds)
+    // The snapshot starts the machine, as a query would.
+    #expect(got[0].configuration == ["off"] && got[0].state == "off")
+
+    let power = got[2]
+    #expect(power.exited == ["off"])
+    #expect(power.entered == ["on", "on/audio", "on/audio/loud", "on/video", "on/video/sd"])
+    #expect(power.transitions == [0])
+    #expect(power.configuration == ["on", "on/audio", "on/audio/loud", "on/video", "on/video/sd"])
+    #expect(power.state == "on/audio/loud,on/video/sd")
+
+    #expect(got[4].exited == ["on/video/sd"] && got[4].entered == ["on/video/hd"] && got[4].transitions == [2])
+    #expect(got[6].exited == ["on/audio/loud"] && got[6].entered == ["on/audio/muted"] && got[6].transitions == [1])
+
+    // Children first, later regions first.
+    let off = got[8]
+    #expect(off.exited == ["on/video/hd", "on/video", "on/audio/muted", "on/audio", "on"])
+    #expect(off.entered == ["off"] && off.transitions == [3] && off.configuration == ["off"])
+
+    // Back through the video region's history: hd again, the audio region by default.
+    let resume = got[10]
+    #expect(resume.transitions == [4])
+    #expect(resume.entered == ["on", "on/audio", "on/audio/loud", "on/video", "on/video/hd"])
+    #expect(resume.configuration == ["on", "on/audio", "on/audio/loud", "on/video", "on/video/hd"])
+
+    #expect(got[12].exited == ["on/audio/loud"] && got[12].entered == ["on/audio/muted"])
+    #expect(got[14].event == "mute")
+    #expect(got[14].reason == StateMachineError.noTransition(event: "mute", state: "on/audio/muted,on/video/hd").description)
+    #expect(got[14].state == "on/audio/muted,on/video/hd")
+    // The inspected object took the full step and ended where an uninspected one ends.
+    let twin = DynamicStateMachine(definition)
+    for event in ["power", "hd", "mute", "power", "resume", "mute", "mute"] { twin.fire(event) }
+    #expect(twin.activeStates == player.activeStates)
+  }
+
+  @Test("media-player.json, bound: the document's initial configuration, a history entry, a guard, a done event")
+  func mediaPlayerFromJSON() async throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/Definitions/media-player.json")
+    let tracks = TestRecorder()
+    let player = try DynamicStateMachine(json: Data(contentsOf: url)) { bind in
+      bind.guard("hasTrack") { _, _ in tracks["track"] > 0 }
+      bind.action("spinUp") { _, _ in tracks.append("spinUp") }
+      bind.action("advance") { _, _ in tracks.append("advance") }
+    }
+    let document = player.stateMachineDefinition.inspectionDocument
+    #expect(document.states.filter(\.initial).map(\.path) == ["off"])
+    #expect(document.events.contains("power") && document.events.contains("play"))
+    var records = player.inspectionRecords().makeAsyncIterator()
+    player.fire("power")
+    player.fire("play")  // the guard refuses: no track
+    tracks.increment("track")
+    await #expect(player.send("play", source: .inspector).happened)
+    player.fire("tick")
+    player.fire("power")
+    player.fire("split")
+    let got = await nextRecords(15, from: &records)
+    #expect(got.map(\.sequence) == Array(1...15))
+    #expect(got[0].kind == .snapshot && got[0].configuration == ["off"])
+    #expect(got[1].kind == .event && got[1].event == "power")
+    // Into the shallow history of `on`, which has recorded nothing: `on`'s initial state.
+    #expect(got[2].kind == .step && got[2].exited == ["off"] && got[2].entered == ["on", "on/stopped"])
+    #expect(got[2].configuration == ["on", "on/stopped"])
+    #expect(document.transitions[got[2].transitions[0]].event == "power")
+    #expect(got[4].kind == .rejected)
+    #expect(got[4].reason == StateMachineError.guardsFailed(event: "play", state: "on/stopped").description)
+    #expect(got[5].source == .inspector && got[6].entered == ["on/playing"])
+    // An internal transition: taken, no exit, no entry.
+    #expect(got[8].kind == .step && got[8].exited.isEmpty && got[8].entered.isEmpty && got[8].transitions.count == 1)
+    #expect(got[10].exited == ["on/playing", "on"])
+    // A fork into both regions of `deck`, whose final states raise `done.state.deck` (source post).
+    #expect(got[12].entered == ["deck", "deck/audio", "deck/audio/muted", "deck/video", "deck/video/hd"])
+    #expect(got[13].kind == .event && got[13].source == .post)
+    #expect(got[14].kind == .step && got[14].configuration == ["off"])
+    #expect(tracks.lines == ["spinUp", "advance"])
+  }
+}
