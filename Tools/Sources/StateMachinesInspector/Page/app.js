@@ -192,6 +192,9 @@
     for (const transition of object.doc.transitions) {
       const name = transition.event;
       if (!name || name.includes('*') || names.includes(name)) continue;
+      // Timeouts and notifications fire by themselves.
+      if (transition.timeout !== null && transition.timeout !== undefined) continue;
+      if (transition.notification !== null && transition.notification !== undefined) continue;
       const from = transition.source;
       if (from === null || from === undefined || from < 0 || active.has(from)) names.push(name);
     }
