@@ -56,7 +56,15 @@ enum PayloadText {
       text = String(reflecting: payload)
     }
     if text.utf8.count > limit {
-      text = String(decoding: text.utf8.prefix(limit), as: UTF8.self) + "…"
+      // Cut between Unicode scalars, never inside one.
+      var kept = String.UnicodeScalarView()
+      var bytes = 0
+      for scalar in text.unicodeScalars {
+        bytes += UTF8.width(scalar)
+        if bytes > limit { break }
+        kept.append(scalar)
+      }
+      text = String(kept) + "…"
     }
     return text
   }
