@@ -25,6 +25,17 @@ import Testing
     #expect(objects.status == 401)
   }
 
+  @Test func anIdleStreamGetsHeartbeats() async throws {
+    var limits = InspectorHub.Limits()
+    limits.heartbeat = .milliseconds(100)
+    let inspector = try await Inspector.start(port: 0, host: "127.0.0.1", allowRemote: false, limits: limits)
+    defer { Task { await inspector.stop() } }
+    let reader = try await SSEReader(port: inspector.port, token: inspector.token)
+    #expect(try await reader.events(1).map(\.kind) == ["hello"])
+    #expect(try await reader.events(1, within: 0.5).isEmpty)
+    #expect(reader.heartbeats >= 2)
+  }
+
   @Test func aRemoteHostNeedsAllowRemote() async throws {
     await #expect(throws: Inspector.StartError.self) {
       _ = try await Inspector.start(port: 0, host: "0.0.0.0")
