@@ -227,6 +227,7 @@
       }
       const answer = await response.json();
       result.textContent = answer.outcome + (answer.reason ? ': ' + answer.reason : '');
+      markOutcome(selected, name, answer);
     } catch (error) {
       result.textContent = error.message;
     }
@@ -320,6 +321,22 @@
       object.openRow = null;
     }
     addRow(row);
+  }
+
+  /** Gives the POST's outcome to the row of its event when the stream has not (an event
+   *  whose step changed nothing, or one that was queued). */
+  function markOutcome(objectId, name, answer) {
+    const rows = $('log').tBodies[0].rows;
+    for (let index = rows.length - 1; index >= 0; index--) {
+      const row = rows[index];
+      if (row.dataset.object !== objectId || row.querySelector('.event').textContent !== name) continue;
+      if (!row.dataset.outcome) {
+        row.dataset.outcome = answer.outcome;
+        row.querySelector('.outcome').textContent = answer.outcome;
+        if (answer.reason) row.querySelector('.changes').textContent = answer.reason;
+      }
+      return;
+    }
   }
 
   function addRow(row) {
