@@ -20,4 +20,6 @@ struct InspectedObject: Sendable {
   let send: @Sendable (_ event: String, _ payload: InspectorJSON?) async -> SendResult?
   /// Whether the object still exists.
   let isAlive: @Sendable () -> Bool
+  /// The rows of a store, when the object stands for them rather than for one live object.
+  var store: InspectorStore? = nil
 }

@@ -39,6 +39,9 @@ struct InspectorHandler: HTTPHandler {
       return Self.json(.ok, .object(["protocol": .string(InspectorProtocol.version), "objects": hub.objectList()]))
     }
     if route == ["stream"], request.method == .GET { return stream(request) }
+    if route.count >= 3, route[0] == "objects", route[2] == "instances" {
+      return await storeRequest(request, object: route[1], rest: Array(route.dropFirst(3)))
+    }
     guard route.count == 3, route[0] == "objects" else { return Self.notFound }
     let id = route[1]
     switch (request.method, route[2]) {
@@ -55,26 +58,37 @@ struct InspectorHandler: HTTPHandler {
     }
   }
 
-  /// `POST /api/objects/{id}/events` `{"event": "play", "payload": …}`.
-  private func sendEvent(_ request: HTTPRequest, to id: String) async -> HTTPResponse {
+  /// The body of a POST of an event: `{"event": "play", "payload": …}`, or the response that
+  /// refuses it.
+  static func readEvent(_ request: HTTPRequest) async -> Result<(event: String, payload: InspectorJSON?), ResponseError> {
     let body: Data
-    switch await Self.readBody(request) {
+    switch await readBody(request) {
     case .success(let data): body = data
-    case .failure(let error): return error.response
+    case .failure(let error): return .failure(error)
     }
     struct Input: Decodable {
       let event: String
       let payload: InspectorJSON?
     }
     guard let input = try? JSONDecoder().decode(Input.self, from: body) else {
-      return Self.text(.badRequest, "400 expected {\"event\": \"name\", \"payload\": JSON}")
+      return .failure(ResponseError(text(.badRequest, "400 expected {\"event\": \"name\", \"payload\": JSON}")))
     }
-    guard !input.event.isEmpty, input.event.utf8.count <= Self.maxEventName else {
-      return Self.text(.badRequest, "400 the event name must have 1 to \(Self.maxEventName) bytes")
+    guard !input.event.isEmpty, input.event.utf8.count <= maxEventName else {
+      return .failure(ResponseError(text(.badRequest, "400 the event name must have 1 to \(maxEventName) bytes")))
     }
-    guard let inspected = hub.inspected(id),
-      let result = await inspected.send(input.event, input.payload == .null ? nil : input.payload)
-    else { return Self.notFound }
+    return .success((input.event, input.payload == .null ? nil : input.payload))
+  }
+
+  /// `POST /api/objects/{id}/events` `{"event": "play", "payload": …}`.
+  private func sendEvent(_ request: HTTPRequest, to id: String) async -> HTTPResponse {
+    let input: (event: String, payload: InspectorJSON?)
+    switch await Self.readEvent(request) {
+    case .success(let value): input = value
+    case .failure(let error): return error.response
+    }
+    guard let inspected = hub.inspected(id), let result = await inspected.send(input.event, input.payload) else {
+      return Self.notFound
+    }
     return Self.json(
       .ok,
       .object(["outcome": .string(result.outcome), "reason": InspectorJSON(result.reason), "state": .string(result.state)]))

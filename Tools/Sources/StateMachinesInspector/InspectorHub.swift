@@ -122,6 +122,7 @@ final class InspectorHub: @unchecked Sendable {
             "state": object.latest?.fields["state"] ?? .null,
             "terminated": object.latest?.fields["terminated"] ?? .bool(false),
             "detached": .bool(object.inspected == nil),
+            "store": .bool(object.inspected?.store != nil),
           ])
         })
     }

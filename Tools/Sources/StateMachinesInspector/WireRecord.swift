@@ -15,8 +15,8 @@ struct WireRecord: Sendable {
   }
 
   /// The configuration this record leaves the object in, for the snapshot a new client gets:
-  /// snapshots and steps carry one.
-  var leavesConfiguration: Bool { kind == "snapshot" || kind == "step" }
+  /// snapshots and steps carry one (not a step of one of a store's rows).
+  var leavesConfiguration: Bool { (kind == "snapshot" || kind == "step") && fields["instance"] == nil }
 
   /// The record as one line of JSON, with the object's id and the record's sequence number.
   func json(object: String, sequence: UInt64) -> String {
