@@ -107,6 +107,8 @@ struct InspectorHandler: HTTPHandler {
   /// The page's files: `/`, `/app.js`, `/app.css`.
   private func page(_ request: HTTPRequest) -> HTTPResponse {
     guard request.method == .GET || request.method == .HEAD else { return Self.notFound }
+    // No icon: an empty answer rather than a 404 in the browser's console.
+    if request.path == "/favicon.ico" { return Self.respond(.noContent, Data(), type: nil) }
     guard let file = PageResources.file(for: request.path) else { return Self.notFound }
     return Self.respond(.ok, file.data, type: file.type)
   }

@@ -48,6 +48,7 @@
     for (const info of body.objects) {
       const object = ensureObject(info.id, info.name);
       object.detached = info.detached;
+      object.store = Boolean(info.store);
     }
     renderObjectList();
     if (selected === null && body.objects.length > 0) await select(body.objects[0].id);
@@ -95,6 +96,81 @@
     } catch (error) {
       if (token === diagramToken) $('diagram').textContent = 'No diagram: ' + error.message;
     }
+    $('store-panel').hidden = !object.store;
+    if (object.store) await loadInstances(object);
+    highlight(object);
+    renderButtons(object);
+  }
+
+  // MARK: A store's rows
+
+  /** The rows of a store object: the list, and the number in each state as a badge on it. */
+  async function loadInstances(object) {
+    const body = await (await api('/api/objects/' + object.id + '/instances')).json();
+    if (object.id !== selected) return;
+    $('instance-total').textContent = '(' + body.total + ')';
+    const list = $('instances').tBodies[0];
+    list.textContent = '';
+    for (const row of body.instances) {
+      const tr = document.createElement('tr');
+      tr.dataset.instance = row.id;
+      tr.classList.toggle('selected', row.id === object.instance);
+      cell(tr, 'id', row.id);
+      cell(tr, 'state', row.state);
+      tr.addEventListener('click', () => selectInstance(object, row.id));
+      list.appendChild(tr);
+    }
+    drawCounts(object, body.counts || {});
+    if (object.instance === undefined && body.instances.length > 0) await selectInstance(object, body.instances[0].id);
+  }
+
+  function drawCounts(object, counts) {
+    const diagram = $('diagram');
+    for (const badge of diagram.querySelectorAll('.count-badge')) badge.remove();
+    for (const element of diagram.querySelectorAll('[data-count]')) element.removeAttribute('data-count');
+    if (!object.doc) return;
+    for (const state of object.doc.states) {
+      const count = counts[state.path];
+      const element = document.getElementById('s' + state.index);
+      if (!count || !element) continue;
+      element.setAttribute('data-count', String(count));
+      if (element instanceof SVGGraphicsElement) {
+        const box = element.getBBox();
+        const text = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+        text.setAttribute('class', 'count-badge');
+        text.setAttribute('x', String(box.x + box.width - 4));
+        text.setAttribute('y', String(box.y + 12));
+        text.setAttribute('text-anchor', 'end');
+        text.textContent = String(count);
+        element.appendChild(text);
+      } else {
+        const badge = document.createElement('span');
+        badge.className = 'count-badge';
+        badge.textContent = String(count);
+        element.firstChild.appendChild(badge);
+      }
+    }
+  }
+
+  /** Shows one row: its configuration highlighted, its deadlines and history. */
+  async function selectInstance(object, id) {
+    const response = await api('/api/objects/' + object.id + '/instances/' + encodeURIComponent(id));
+    if (!response.ok || object.id !== selected) return;
+    const row = await response.json();
+    object.instance = id;
+    object.latest = { configuration: row.configuration, state: row.state, terminated: row.terminated };
+    for (const tr of $('instances').tBodies[0].rows) tr.classList.toggle('selected', tr.dataset.instance === id);
+    $('instance-id').textContent = id;
+    const lines = ['state: ' + row.state + '  version: ' + row.version + (row.terminated ? '  terminated' : '')];
+    for (const deadline of row.deadlines) {
+      lines.push('deadline: ' + deadline.event + ' due ' + deadline.dueAt + (deadline.state ? ' (armed by ' + deadline.state + ')' : ''));
+    }
+    for (const step of row.history) {
+      lines.push(step.version + ' ' + step.at + ' ' + step.cause + ' ' + (step.event || '-') + ': ' + step.from + ' → ' + step.to +
+                 (step.payload ? ' payload ' + step.payload : ''));
+    }
+    $('instance').textContent = lines.join('\n');
+    renderHeader();
     highlight(object);
     renderButtons(object);
   }
@@ -213,10 +289,19 @@
   async function sendEvent(name, payload) {
     const result = $('send-result');
     if (selected === null) return;
+    const object = objects.get(selected);
+    let path = '/api/objects/' + selected + '/events';
+    if (object.store) {
+      if (object.instance === undefined) {
+        result.textContent = 'select an instance first';
+        return;
+      }
+      path = '/api/objects/' + selected + '/instances/' + encodeURIComponent(object.instance) + '/events';
+    }
     const body = { event: name };
     if (payload !== undefined) body.payload = payload;
     try {
-      const response = await api('/api/objects/' + selected + '/events', {
+      const response = await api(path, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
@@ -286,7 +371,11 @@
     row.dataset.kind = record.kind;
     const set = (name, text) => { row.querySelector('.' + name).textContent = text; };
     if (record.payload !== undefined && record.payload !== null && !row.querySelector('.payload').textContent) set('payload', record.payload);
-    if (record.kind === 'step') {
+    if (record.kind === 'step' && record.instance !== undefined) {
+      row.dataset.outcome = 'transition';
+      set('outcome', 'transition');
+      set('changes', record.instance + ' → ' + record.state);
+    } else if (record.kind === 'step') {
       row.dataset.outcome = 'transition';
       set('outcome', record.reason ? 'transition (error: ' + record.reason + ')' : 'transition');
       if (typeof record.duration === 'number') set('duration', (record.duration * 1000).toFixed(3));
@@ -294,7 +383,7 @@
     } else if (record.kind === 'rejected') {
       row.dataset.outcome = 'rejected';
       set('outcome', 'rejected');
-      set('changes', record.reason || '');
+      set('changes', (record.instance !== undefined ? record.instance + ': ' : '') + (record.reason || ''));
     }
   }
 
@@ -376,6 +465,16 @@
   function onRecord(record) {
     if (record.kind === 'hello') return;
     const object = ensureObject(record.object, record.name);
+    if (record.instance !== undefined) {
+      // A row of a store was fired on: log it, then read the rows again.
+      logRecord(object, record);
+      if (object.id === selected) {
+        loadInstances(object).then(() => {
+          if (object.instance === record.instance) selectInstance(object, record.instance);
+        }, () => {});
+      }
+      return;
+    }
     switch (record.kind) {
       case 'attached':
         object.detached = false;
