@@ -1,18 +1,18 @@
 import Foundation
 
-/// The page's three files, from the package's resources (no data in them: the page asks the API).
+/// The page's files, from the package's resources (no data in them: the page asks the API).
 enum PageResources {
   struct File: Sendable {
     let data: Data
     let type: String
   }
 
-  /// The file served at `path`: `/` (or `/index.html`), `/app.js`, `/app.css`.
+  /// The file served at `path`: `/` (or `/index.html`), `/app.js` (with its parts `/log.js`
+  /// and `/store.js`), `/app.css`.
   static func file(for path: String) -> File? {
     switch path {
     case "/", "/index.html": return files["index.html"]
-    case "/app.js": return files["app.js"]
-    case "/app.css": return files["app.css"]
+    case "/app.js", "/log.js", "/store.js", "/app.css": return files[String(path.dropFirst())]
     default: return nil
     }
   }
@@ -21,6 +21,7 @@ enum PageResources {
   private static let files: [String: File] = {
     let types = [
       "index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+      "log.js": "text/javascript; charset=utf-8", "store.js": "text/javascript; charset=utf-8",
       "app.css": "text/css; charset=utf-8",
     ]
     var files: [String: File] = [:]

@@ -132,8 +132,10 @@ import Testing
     let script = try await handler.handleRequest(Requests.make(.GET, "/app.js", token: nil))
     #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
     #expect(String(decoding: try await script.bodyData, as: UTF8.self).contains("EventSource('/api/stream')"))
-    let css = try await handler.handleRequest(Requests.make(.GET, "/app.css", token: nil))
-    #expect(css.statusCode == .ok)
+    for part in ["/app.css", "/log.js", "/store.js"] {
+      let file = try await handler.handleRequest(Requests.make(.GET, part, token: nil))
+      #expect(file.statusCode == .ok, "\(part)")
+    }
     let other = try await handler.handleRequest(Requests.make(.GET, "/secret", token: nil))
     #expect(other.statusCode == .notFound)
   }

@@ -4,16 +4,18 @@
 'use strict';
 
 (() => {
-  const MAX_ROWS = 2000;
   const FLASH_MS = 1500;
   const $ = (id) => document.getElementById(id);
 
   /** id → { id, name, detached, latest (snapshot or step), doc, openRow } */
   const objects = new Map();
   let selected = null;
-  let paused = false;
-  let held = [];
   let diagramToken = 0;
+  const log = window.makeInspectorLog({ $, isSelected: (id) => id === selected });
+  const store = window.makeInspectorStore({
+    $, api, cell: log.cell, currentId: () => selected,
+    renderHeader: () => renderHeader(), highlight: (object) => highlight(object), renderButtons: (object) => renderButtons(object),
+  });
 
   // MARK: Session and API
 
@@ -85,7 +87,7 @@
     $('objects').value = id;
     const object = objects.get(id);
     renderHeader();
-    filterRows();
+    log.filterRows();
     const token = ++diagramToken;
     try {
       if (!object.doc) object.doc = await (await api('/api/objects/' + id + '/definition')).json();
@@ -97,80 +99,7 @@
       if (token === diagramToken) $('diagram').textContent = 'No diagram: ' + error.message;
     }
     $('store-panel').hidden = !object.store;
-    if (object.store) await loadInstances(object);
-    highlight(object);
-    renderButtons(object);
-  }
-
-  // MARK: A store's rows
-
-  /** The rows of a store object: the list, and the number in each state as a badge on it. */
-  async function loadInstances(object) {
-    const body = await (await api('/api/objects/' + object.id + '/instances')).json();
-    if (object.id !== selected) return;
-    $('instance-total').textContent = '(' + body.total + ')';
-    const list = $('instances').tBodies[0];
-    list.textContent = '';
-    for (const row of body.instances) {
-      const tr = document.createElement('tr');
-      tr.dataset.instance = row.id;
-      tr.classList.toggle('selected', row.id === object.instance);
-      cell(tr, 'id', row.id);
-      cell(tr, 'state', row.state);
-      tr.addEventListener('click', () => selectInstance(object, row.id));
-      list.appendChild(tr);
-    }
-    drawCounts(object, body.counts || {});
-    if (object.instance === undefined && body.instances.length > 0) await selectInstance(object, body.instances[0].id);
-  }
-
-  function drawCounts(object, counts) {
-    const diagram = $('diagram');
-    for (const badge of diagram.querySelectorAll('.count-badge')) badge.remove();
-    for (const element of diagram.querySelectorAll('[data-count]')) element.removeAttribute('data-count');
-    if (!object.doc) return;
-    for (const state of object.doc.states) {
-      const count = counts[state.path];
-      const element = document.getElementById('s' + state.index);
-      if (!count || !element) continue;
-      element.setAttribute('data-count', String(count));
-      if (element instanceof SVGGraphicsElement) {
-        const box = element.getBBox();
-        const text = document.createElementNS('http://www.w3.org/2000/svg', 'text');
-        text.setAttribute('class', 'count-badge');
-        text.setAttribute('x', String(box.x + box.width - 4));
-        text.setAttribute('y', String(box.y + 12));
-        text.setAttribute('text-anchor', 'end');
-        text.textContent = String(count);
-        element.appendChild(text);
-      } else {
-        const badge = document.createElement('span');
-        badge.className = 'count-badge';
-        badge.textContent = String(count);
-        element.firstChild.appendChild(badge);
-      }
-    }
-  }
-
-  /** Shows one row: its configuration highlighted, its deadlines and history. */
-  async function selectInstance(object, id) {
-    const response = await api('/api/objects/' + object.id + '/instances/' + encodeURIComponent(id));
-    if (!response.ok || object.id !== selected) return;
-    const row = await response.json();
-    object.instance = id;
-    object.latest = { configuration: row.configuration, state: row.state, terminated: row.terminated };
-    for (const tr of $('instances').tBodies[0].rows) tr.classList.toggle('selected', tr.dataset.instance === id);
-    $('instance-id').textContent = id;
-    const lines = ['state: ' + row.state + '  version: ' + row.version + (row.terminated ? '  terminated' : '')];
-    for (const deadline of row.deadlines) {
-      lines.push('deadline: ' + deadline.event + ' due ' + deadline.dueAt + (deadline.state ? ' (armed by ' + deadline.state + ')' : ''));
-    }
-    for (const step of row.history) {
-      lines.push(step.version + ' ' + step.at + ' ' + step.cause + ' ' + (step.event || '-') + ': ' + step.from + ' → ' + step.to +
-                 (step.payload ? ' payload ' + step.payload : ''));
-    }
-    $('instance').textContent = lines.join('\n');
-    renderHeader();
+    if (object.store) await store.loadInstances(object);
     highlight(object);
     renderButtons(object);
   }
@@ -312,7 +241,7 @@
       }
       const answer = await response.json();
       result.textContent = answer.outcome + (answer.reason ? ': ' + answer.reason : '');
-      markOutcome(selected, name, answer);
+      log.markOutcome(selected, name, answer);
     } catch (error) {
       result.textContent = error.message;
     }
@@ -335,131 +264,6 @@
     sendEvent(name, payload);
   }
 
-  // MARK: Log
-
-  function time(record) {
-    if (!record.time) return '';
-    const date = new Date(record.time);
-    return isNaN(date) ? record.time : date.toISOString().slice(11, 23);
-  }
-
-  function cell(row, className, text) {
-    const td = document.createElement('td');
-    td.className = className;
-    td.textContent = text === undefined || text === null ? '' : String(text);
-    row.appendChild(td);
-    return td;
-  }
-
-  function newRow(record) {
-    const row = document.createElement('tr');
-    row.dataset.seq = record.seq;
-    row.dataset.kind = record.kind;
-    row.dataset.object = record.object;
-    cell(row, 'seq', record.seq);
-    cell(row, 'time', time(record));
-    cell(row, 'event', record.event);
-    cell(row, 'source', record.source);
-    cell(row, 'payload', record.payload);
-    cell(row, 'outcome', '');
-    cell(row, 'duration', '');
-    cell(row, 'changes', '');
-    return row;
-  }
-
-  function complete(row, record) {
-    row.dataset.kind = record.kind;
-    const set = (name, text) => { row.querySelector('.' + name).textContent = text; };
-    if (record.payload !== undefined && record.payload !== null && !row.querySelector('.payload').textContent) set('payload', record.payload);
-    if (record.kind === 'step' && record.instance !== undefined) {
-      row.dataset.outcome = 'transition';
-      set('outcome', 'transition');
-      set('changes', record.instance + ' → ' + record.state);
-    } else if (record.kind === 'step') {
-      row.dataset.outcome = 'transition';
-      set('outcome', record.reason ? 'transition (error: ' + record.reason + ')' : 'transition');
-      if (typeof record.duration === 'number') set('duration', (record.duration * 1000).toFixed(3));
-      set('changes', (record.exited || []).join(', ') + ' → ' + (record.entered || []).join(', '));
-    } else if (record.kind === 'rejected') {
-      row.dataset.outcome = 'rejected';
-      set('outcome', 'rejected');
-      set('changes', (record.instance !== undefined ? record.instance + ': ' : '') + (record.reason || ''));
-    }
-  }
-
-  function logRecord(object, record) {
-    let row;
-    if (record.kind === 'event') {
-      row = newRow(record);
-      object.openRow = row;
-    } else if ((record.kind === 'step' || record.kind === 'rejected') && object.openRow &&
-               object.openRow.querySelector('.event').textContent === (record.event || '')) {
-      complete(object.openRow, record);
-      object.openRow = null;
-      return;
-    } else {
-      row = newRow(record);
-      if (record.kind === 'invoke' && record.invocation) {
-        const invocation = record.invocation;
-        row.querySelector('.event').textContent = record.event || invocation.id;
-        row.querySelector('.outcome').textContent = invocation.phase;
-        row.querySelector('.changes').textContent = invocation.id + '#' + invocation.generation + ' in ' + invocation.state;
-      } else {
-        complete(row, record);
-      }
-      object.openRow = null;
-    }
-    addRow(row);
-  }
-
-  /** Gives the POST's outcome to the row of its event when the stream has not (an event
-   *  whose step changed nothing, or one that was queued). */
-  function markOutcome(objectId, name, answer) {
-    const rows = $('log').tBodies[0].rows;
-    for (let index = rows.length - 1; index >= 0; index--) {
-      const row = rows[index];
-      if (row.dataset.object !== objectId || row.querySelector('.event').textContent !== name) continue;
-      if (!row.dataset.outcome) {
-        row.dataset.outcome = answer.outcome;
-        row.querySelector('.outcome').textContent = answer.outcome;
-        if (answer.reason) row.querySelector('.changes').textContent = answer.reason;
-      }
-      return;
-    }
-  }
-
-  function addRow(row) {
-    if (paused) {
-      held.push(row);
-      if (held.length > MAX_ROWS) held.splice(0, held.length - MAX_ROWS);
-      return;
-    }
-    const body = $('log').tBodies[0];
-    applyFilter(row);
-    body.appendChild(row);
-    while (body.rows.length > MAX_ROWS) body.deleteRow(0);
-  }
-
-  function applyFilter(row) {
-    const text = $('filter').value.trim().toLowerCase();
-    const hidden = row.dataset.object !== selected || (text && !row.textContent.toLowerCase().includes(text));
-    row.classList.toggle('hidden', Boolean(hidden));
-  }
-
-  function filterRows() {
-    for (const row of $('log').tBodies[0].rows) applyFilter(row);
-  }
-
-  function togglePause() {
-    paused = !paused;
-    $('pause').textContent = paused ? 'Resume' : 'Pause';
-    if (!paused) {
-      const rows = held;
-      held = [];
-      for (const row of rows) addRow(row);
-    }
-  }
-
   // MARK: Stream
 
   function onRecord(record) {
@@ -467,10 +271,10 @@
     const object = ensureObject(record.object, record.name);
     if (record.instance !== undefined) {
       // A row of a store was fired on: log it, then read the rows again.
-      logRecord(object, record);
+      log.logRecord(object, record);
       if (object.id === selected) {
-        loadInstances(object).then(() => {
-          if (object.instance === record.instance) selectInstance(object, record.instance);
+        store.loadInstances(object).then(() => {
+          if (object.instance === record.instance) store.selectInstance(object, record.instance);
         }, () => {});
       }
       return;
@@ -496,10 +300,10 @@
       case 'step':
         object.latest = record;
         flash(object, record.transitions);
-        logRecord(object, record);
+        log.logRecord(object, record);
         break;
       default:
-        logRecord(object, record);
+        log.logRecord(object, record);
         return;
     }
     if (object.id === selected) {
@@ -536,13 +340,12 @@
   async function start() {
     $('objects').addEventListener('change', (event) => select(event.target.value));
     $('event-form').addEventListener('submit', sendTyped);
-    $('pause').addEventListener('click', togglePause);
+    $('pause').addEventListener('click', log.togglePause);
     $('clear').addEventListener('click', () => {
-      $('log').tBodies[0].textContent = '';
-      held = [];
+      log.clear();
       for (const object of objects.values()) object.openRow = null;
     });
-    $('filter').addEventListener('input', filterRows);
+    $('filter').addEventListener('input', log.filterRows);
     try {
       await openSession();
       await loadObjects();
