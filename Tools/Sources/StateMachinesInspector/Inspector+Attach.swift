@@ -22,7 +22,25 @@ extension Inspector {
       definitionJSON: document, dot: definition.dotDiagram(identifiers: true),
       send: { event, payload in await reference.send(event, payload) },
       isAlive: { reference.isAlive() })
-    return attach(name: name, inspected: inspected, records: model.inspectionRecords(), convert: WireRecord.init)
+    let sequence = CoreSequence()
+    return attach(name: name, inspected: inspected, records: model.inspectionRecords()) { record in
+      sequence.wire(record)
+    }
+  }
+}
+
+/// Notices records that the object's stream dropped before the inspector read them (its
+/// buffering policy keeps the newest 4,096): a `gap` record with their count comes first.
+///
+/// `@unchecked Sendable`: used by the one task that reads the object's records.
+final class CoreSequence: @unchecked Sendable {
+  private var last: UInt64 = 0
+
+  func wire(_ record: InspectionRecord) -> [WireRecord] {
+    defer { last = record.sequence }
+    let wire = WireRecord(record)
+    guard last > 0, record.sequence > last + 1 else { return [wire] }
+    return [WireRecord(kind: "gap", fields: ["lost": InspectorJSON(record.sequence - last - 1)]), wire]
   }
 }
 

@@ -130,13 +130,13 @@ public final class Inspector: Sendable {
   @discardableResult
   func attach<Record: Sendable>(
     name: String, inspected: InspectedObject, records: AsyncStream<Record>,
-    convert: @escaping @Sendable (Record) -> WireRecord
+    convert: @escaping @Sendable (Record) -> [WireRecord]
   ) -> String {
     let id = hub.register(name: name, inspected: inspected)
     let task = Task { [hub] in
       for await record in records {
         if Task.isCancelled { break }
-        hub.append(convert(record), to: id)
+        for wire in convert(record) { hub.append(wire, to: id) }
       }
       hub.detach(id)
     }

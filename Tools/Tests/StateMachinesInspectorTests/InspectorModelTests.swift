@@ -94,6 +94,16 @@ import Testing
     #expect(answer.status == 404)
   }
 
+  @Test func recordsTheObjectsStreamDroppedAreAGap() {
+    let sequence = CoreSequence()
+    func record(_ number: UInt64) -> InspectionRecord { InspectionRecord(sequence: number, kind: .event, event: "e", state: "s") }
+    #expect(sequence.wire(record(1)).map(\.kind) == ["event"])
+    #expect(sequence.wire(record(2)).map(\.kind) == ["event"])
+    let jumped = sequence.wire(record(5))
+    #expect(jumped.map(\.kind) == ["gap", "event"])
+    #expect(jumped.first?.fields["lost"] == .number(2))
+  }
+
   @Test func payloadsShowAsJSONOrTheirReflectionCutAt2KiB() {
     struct Item: Encodable, Sendable { let name: String; let count: Int }
     struct Opaque: Sendable { let secret = 1 }

@@ -52,7 +52,7 @@ import Testing
     let inspector = try await Self.start()
     defer { Task { await inspector.stop() } }
     let fake = FakeObject()
-    let id = inspector.attach(name: "fake", inspected: fake.inspected, records: fake.records) { $0 }
+    let id = inspector.attach(name: "fake", inspected: fake.inspected, records: fake.records) { [$0] }
     for number in 1...3 { fake.continuation.yield(FakeObject.step("e\(number)", number)) }
     try await waitUntil { inspector.hub.lastSequence(id) == 4 }
 
@@ -82,7 +82,7 @@ import Testing
     let inspector = try await Self.start()
     defer { Task { await inspector.stop() } }
     let fake = FakeObject()
-    let id = inspector.attach(name: "fake", inspected: fake.inspected, records: fake.records) { $0 }
+    let id = inspector.attach(name: "fake", inspected: fake.inspected, records: fake.records) { [$0] }
     let reader = try await SSEReader(port: inspector.port, token: inspector.token)
     #expect(try await reader.events(2).map(\.kind) == ["hello", "attached"])
     fake.alive = false
@@ -92,7 +92,7 @@ import Testing
     #expect(inspector.hub.inspected(id) == nil)
     // An object whose record stream ends is detached too.
     let other = FakeObject()
-    let otherID = inspector.attach(name: "other", inspected: other.inspected, records: other.records) { $0 }
+    let otherID = inspector.attach(name: "other", inspected: other.inspected, records: other.records) { [$0] }
     other.continuation.finish()
     let more = try await reader.events(until: { $0.kind == "detached" }, within: 5)
     #expect(more.last?.json["object"] as? String == otherID)
@@ -103,7 +103,7 @@ import Testing
     let inspector = try await Self.start(ringCapacity: capacity)
     defer { Task { await inspector.stop() } }
     let fake = FakeObject()
-    let id = inspector.attach(name: "busy", inspected: fake.inspected, records: fake.records) { $0 }
+    let id = inspector.attach(name: "busy", inspected: fake.inspected, records: fake.records) { [$0] }
     let reader = try await SSEReader(port: inspector.port, token: inspector.token)
     #expect(try await reader.events(2).map(\.kind) == ["hello", "attached"])
 
