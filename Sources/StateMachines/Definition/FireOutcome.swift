@@ -1,4 +1,4 @@
-/// How an event sent with ``StateMachineObject/send(_:payload:)`` ended: the same answer as
+/// How an event sent with ``StateMachineObject/send(_:payload:source:)`` ended: the same answer as
 /// `fire`'s `Bool`, with the reason when nothing happened.
 public enum FireOutcome: Sendable, CustomStringConvertible {
   /// The transition happened.

@@ -32,7 +32,7 @@ extension StateMachineObject {
   }
 }
 
-/// The firing of ``StateMachineObject/send(_:payload:)``, carried to the object's actor without
+/// The firing of ``StateMachineObject/send(_:payload:source:)``, carried to the object's actor without
 /// its type (as `TriggerDelivery`).
 ///
 /// `@unchecked Sendable`: `fire` runs on the object's actor when it has one, and otherwise in

@@ -99,4 +99,16 @@ extension StateMachineDefinition {
     let declared = Int(compiled.candidateDeclarations[selected])
     capture.noteFlat(from: from, to: to, external: external, edge: flatEdgeIndex(declared: declared, from: from))
   }
+
+  /// Records a change made outside any event's run (`restoreState`, `stopStateMachine`) as a
+  /// `.step` without an event, when a stream listens: what was left and what is active now.
+  func recordReset(exited: [Int32], entered: [Int32], _ model: Model) {
+    guard let inspection = listeningInspection(of: model) else { return }
+    let situation = inspectionSituation(of: model)
+    inspection.record { sequence in
+      InspectionRecord(
+        sequence: sequence, kind: .step, exited: exited.map { stateName($0) }, entered: entered.map { stateName($0) },
+        configuration: situation.configuration, state: situation.state, terminated: situation.terminated)
+    }
+  }
 }

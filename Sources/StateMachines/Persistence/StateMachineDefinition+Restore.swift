@@ -120,9 +120,11 @@ extension StateMachineDefinition {
       trace("restoreState('\(state)') rejected: the machine is running a step")
       throw .busy("restoreState")
     }
+    let before = activeStateIndices(model)
     disarm(model)
     let (active, terminated) = write()
     if !terminated { for member in active { arm(member, model, entering: .restoreState) } }
+    recordReset(exited: before.reversed(), entered: active, model)
     if endRun(model, event: -1) { throw limitError(-1) }
   }
 

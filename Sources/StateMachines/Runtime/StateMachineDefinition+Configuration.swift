@@ -50,8 +50,8 @@ extension StateMachineDefinition {
     guard case .taken = admit(model, whileBusy: {}) else { throw .busy("stopStateMachine") }
     var failure: (any Error)?
     let unstarted = locked(model) { model._$stateMachineStorage.isUnstarted }
+    let active = unstarted ? [] : activeStateIndices(model)
     if !unstarted {
-      let active = activeStateIndices(model)
       let state = currentState(of: model)
       let transition = Transition(event: "", from: state, to: "", source: state, targets: [], kind: .external)
       let announces = announces(model)
@@ -72,6 +72,7 @@ extension StateMachineDefinition {
       model._$stateMachineStorage.set(StateMachineStorage.restoredFlag, false)
     }
     model._$stateMachineDidChangeState()
+    if !unstarted { recordReset(exited: active.reversed(), entered: [], model) }
     _ = endRun(model, event: -1)
     if let failure { throw .callbackFailed(event: "", transitionHappened: true, underlying: failure) }
   }

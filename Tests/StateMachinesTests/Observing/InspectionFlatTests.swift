@@ -128,4 +128,17 @@ func nextRecords(
     #expect(got[3].source == .timeout && got[3].event == "expire")
     #expect(got[4].configuration == ["c"])
   }
+
+  @Test("restoreState and stopStateMachine are recorded as steps without an event")
+  func resetsAreRecorded() async throws {
+    let ticket = InspectedTicket()
+    var records = ticket.inspectionRecords().makeAsyncIterator()
+    try ticket.restoreState("done")
+    try ticket.stopStateMachine()
+    let got = await nextRecords(3, from: &records)
+    #expect(got.map(\.kind) == [.snapshot, .step, .step])
+    #expect(got[1].event == nil && got[1].source == nil)
+    #expect(got[1].exited == ["new"] && got[1].entered == ["done"] && got[1].configuration == ["done"])
+    #expect(got[2].exited == ["done"] && got[2].entered.isEmpty && got[2].state == "new")
+  }
 }
