@@ -1,0 +1,116 @@
+import Foundation
+import StateMachines
+import Testing
+
+@testable import StateMachinesInspector
+
+/// A real machine over loopback (INSPECTOR.md B.7 3): a POST fires it and the stream shows the
+/// step; its document is served; a deallocated machine is detached.
+@Suite(.timeLimit(.minutes(1))) struct InspectorModelTests {
+  /// Examples/Definitions/media-player.json, guards passing and actions doing nothing.
+  static func mediaPlayer() throws -> DynamicStateMachine {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../../Examples/Definitions/media-player.json")
+    let definition = try StateMachineDefinition<DynamicStateMachine>(json: Data(contentsOf: file)) { bind in
+      bind.bindUnknownNames(guard: { _ in { _, _ in true } }, action: { _ in { _, _ in } })
+    }
+    let machine = DynamicStateMachine(definition)
+    try machine.startStateMachine()
+    return machine
+  }
+
+  func post(_ inspector: Inspector, _ object: String, _ body: String) async throws -> [String: Any] {
+    let response = try await TestClient(port: inspector.port).send(
+      "POST", "/api/objects/\(object)/events",
+      headers: ["Authorization": "Bearer \(inspector.token)", "Origin": "http://127.0.0.1:\(inspector.port)"], body: body)
+    #expect(response.status == 200)
+    return try #require(try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any])
+  }
+
+  @Test func aPostFiresAndTheStreamShowsTheStep() async throws {
+    let inspector = try await Inspector.start(port: 0)
+    defer { Task { await inspector.stop() } }
+    let machine = try Self.mediaPlayer()
+    let id = inspector.attach(machine, name: "player")
+    let reader = try await SSEReader(port: inspector.port, token: inspector.token)
+    let opening = try await reader.events(until: { $0.kind == "snapshot" })
+    #expect(opening.map(\.kind) == ["hello", "attached", "snapshot"])
+    #expect(opening.last?.json["configuration"] as? [String] == ["off"])
+
+    let answer = try await post(inspector, id, #"{"event": "power", "payload": {"volume": 3}}"#)
+    #expect(answer["outcome"] as? String == "transition")
+    #expect(answer["state"] as? String == "on/stopped")
+    #expect(machine.state == "on/stopped")
+
+    let records = try await reader.events(until: { $0.kind == "step" })
+    let step = try #require(records.last)
+    #expect(records.map(\.kind) == ["event", "step"])
+    #expect(step.json["event"] as? String == "power")
+    #expect(step.json["source"] as? String == "inspector")
+    #expect(step.json["payload"] as? String == #"{"volume":3}"#)
+    #expect(step.json["exited"] as? [String] == ["off"])
+    #expect(step.json["entered"] as? [String] == ["on", "on/stopped"])
+    #expect(step.json["configuration"] as? [String] == ["on", "on/stopped"])
+    #expect((step.json["transitions"] as? [Int])?.count == 1)
+    #expect(step.json["duration"] is Double)
+
+    let rejected = try await post(inspector, id, #"{"event": "bogus"}"#)
+    #expect(rejected["outcome"] as? String == "rejected")
+    #expect((rejected["reason"] as? String)?.contains("bogus") == true)
+    let record = try #require(try await reader.events(until: { $0.kind == "rejected" }).last)
+    #expect(record.json["event"] as? String == "bogus")
+    #expect(record.json["reason"] as? String == rejected["reason"] as? String)
+  }
+
+  @Test func theDefinitionIsTheInspectionDocument() async throws {
+    let inspector = try await Inspector.start(port: 0)
+    defer { Task { await inspector.stop() } }
+    let machine = try Self.mediaPlayer()
+    let id = inspector.attach(machine, name: "player")
+    let response = try await TestClient(port: inspector.port).send(
+      "GET", "/api/objects/\(id)/definition", headers: ["Authorization": "Bearer \(inspector.token)"])
+    #expect(response.status == 200)
+    let document = try JSONDecoder().decode(InspectionDocument.self, from: Data(response.body.utf8))
+    #expect(document == machine.stateMachineDefinition.inspectionDocument)
+    #expect(document.states.first?.path == "off")
+    #expect(document.events.contains("power"))
+  }
+
+  @Test func aDeallocatedMachineIsDetached() async throws {
+    let inspector = try await Inspector.start(port: 0)
+    defer { Task { await inspector.stop() } }
+    var machine: DynamicStateMachine? = try Self.mediaPlayer()
+    weak let watched = machine
+    let id = inspector.attach(machine!, name: "player")
+    let reader = try await SSEReader(port: inspector.port, token: inspector.token)
+    #expect(try await reader.events(until: { $0.kind == "snapshot" }).count == 3)
+    machine = nil
+    #expect(watched == nil, "the inspector holds the machine weakly")
+    let events = try await reader.events(until: { $0.kind == "detached" }, within: 5)
+    #expect(events.last?.kind == "detached")
+    #expect(events.last?.json["object"] as? String == id)
+    let answer = try await TestClient(port: inspector.port).send(
+      "POST", "/api/objects/\(id)/events", headers: ["Authorization": "Bearer \(inspector.token)"], body: #"{"event":"power"}"#)
+    #expect(answer.status == 404)
+  }
+
+  @Test func recordsTheObjectsStreamDroppedAreAGap() {
+    let sequence = CoreSequence()
+    func record(_ number: UInt64) -> InspectionRecord { InspectionRecord(sequence: number, kind: .event, event: "e", state: "s") }
+    #expect(sequence.wire(record(1)).map(\.kind) == ["event"])
+    #expect(sequence.wire(record(2)).map(\.kind) == ["event"])
+    let jumped = sequence.wire(record(5))
+    #expect(jumped.map(\.kind) == ["gap", "event"])
+    #expect(jumped.first?.fields["lost"] == .number(2))
+  }
+
+  @Test func payloadsShowAsJSONOrTheirReflectionCutAt2KiB() {
+    struct Item: Encodable, Sendable { let name: String; let count: Int }
+    struct Opaque: Sendable { let secret = 1 }
+    #expect(PayloadText.describe(Item(name: "a/b", count: 2)) == #"{"count":2,"name":"a/b"}"#)
+    #expect(PayloadText.describe(Opaque()).contains("Opaque(secret: 1)"))
+    let long = PayloadText.describe(String(repeating: "é", count: 5000))
+    #expect(long.utf8.count <= 2048 + "…".utf8.count)
+    #expect(long.hasSuffix("…"))
+  }
+}
