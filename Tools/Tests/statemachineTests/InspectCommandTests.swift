@@ -55,8 +55,9 @@ import Testing
 
   /// `--db --machine`: the rows counted per state, one row's history, an event fired through
   /// the store.
-  @Test func servesAStoresRows() async throws {
-    let fixture = try await StoreFixture(.sqlite, machine: "player")
+  @Test(arguments: StoreDatabaseKind.enabled)
+  func servesAStoresRows(kind: StoreDatabaseKind) async throws {
+    let fixture = try await StoreFixture(kind, machine: "player")
     defer { fixture.remove() }
     try await fixture.setUp(String(decoding: try Data(contentsOf: Self.mediaPlayer), as: UTF8.self), ids: ["a", "b", "c"])
     let output = fixture.directory.appendingPathComponent("inspect-out")
