@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StateMachinesInspector
 
 /// `statemachine render FILE --format dot|mermaid|svg`: the diagram on standard output.
 struct Render: ParsableCommand {
@@ -30,29 +31,14 @@ struct Render: ParsableCommand {
     }
   }
 
-  /// Runs `dot -Tsvg` from the PATH.
+  /// Runs `dot -Tsvg` from the PATH (the inspector's renderer).
   static func svg(_ dot: String) throws -> String {
-    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-    guard let executable = directories.map({ "\($0)/dot" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-      throw ToolError("error: --format svg needs Graphviz's 'dot' on the PATH (install Graphviz, or use --format dot)")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-Tsvg"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
     do {
-      try process.run()
+      return try DiagramRenderer.svg(rendering: dot)
+    } catch .dotMissing {
+      throw ToolError("error: --format svg needs Graphviz's 'dot' on the PATH (install Graphviz, or use --format dot)")
     } catch {
-      throw ToolError("error: cannot run \(executable): \(error)")
+      throw ToolError("error: \(error)")
     }
-    input.fileHandleForWriting.write(Data(dot.utf8))
-    try? input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ToolError("error: dot failed with status \(process.terminationStatus)") }
-    return String(decoding: data, as: UTF8.self)
   }
 }
