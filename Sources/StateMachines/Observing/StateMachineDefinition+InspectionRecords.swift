@@ -34,9 +34,9 @@ extension StateMachineDefinition {
   /// Returns the streams to pass to ``endInspectedRun(_:source:payload:_:_:_:)``, or `nil`.
   @usableFromInline @inline(never)
   func beginInspectedRun(
-    _ event: Int32, source: InspectionSource, payload: (any Sendable)?, _ model: Model, _ inspection: InspectionStreams
+    _ event: Int32, source: InspectionSource, payload: (any Sendable)?, _ model: Model
   ) -> InspectionStreams? {
-    guard inspection.isListening else { return nil }
+    guard let inspection = listeningInspection(of: model) else { return nil }
     if event >= 0 {
       let situation = inspectionSituation(of: model)
       inspection.record { sequence in
@@ -49,7 +49,7 @@ extension StateMachineDefinition {
     return inspection
   }
 
-  /// Ends a run begun by ``beginInspectedRun(_:source:payload:_:_:)``: `.rejected` with the
+  /// Ends a run begun by ``beginInspectedRun(_:source:payload:_:)``: `.rejected` with the
   /// reason when it changed nothing, else `.step` with what it exited, entered and took, the
   /// configuration afterwards and its duration (and the error of a callback that threw after
   /// the state changed). A start (`event` -1) that entered nothing records nothing.

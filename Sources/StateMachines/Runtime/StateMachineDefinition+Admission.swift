@@ -136,12 +136,11 @@ extension StateMachineDefinition {
           .busy("a timeout or notification of a state that was left"), model)
         continue
       }
-      // Read with the queue: the extras exist, since the queue lives there.
-      let inspection = model._$stateMachineStorage.extras?.inspection
+      // Read with the queue, as in `runToCompletion`.
+      let mayBeInspected = model._$stateMachineStorage.mayBeInspected
       lock?.unlock()
-      let inspected = inspection.flatMap {
-        beginInspectedRun(next.event, source: next.source, payload: next.payload, model, $0)
-      }
+      let inspected =
+        mayBeInspected ? beginInspectedRun(next.event, source: next.source, payload: next.payload, model) : nil
       if next.isOwn { steps += 1 }
       // Events the machine's own callbacks fired are internal: not forwarded (I13).
       if compiled.forwardsEvents && (!next.isOwn || next.isExternal) {

@@ -51,30 +51,51 @@ extension StateMachineDefinition {
       _ = endRun(model, event: event)
       return .rejected(stale)
     }
-    // One read for both: a machine to start or a store-managed one (P13), and inspection streams.
-    let (flags, inspection) = locked(model) {
-      (model._$stateMachineStorage.slowPathFlags, model._$stateMachineStorage.extras?.inspection)
+    // One read for both: a machine to start or a store-managed one (P13), and whether the object
+    // was ever inspected (from the storage, so that an object nobody inspects touches no extras).
+    let (flags, mayBeInspected) = locked(model) {
+      (model._$stateMachineStorage.slowPathFlags, model._$stateMachineStorage.mayBeInspected)
     }
-    let inspected = inspection.flatMap { beginInspectedRun(event, source: source, payload: payload, model, $0) }
-    if flags & StateMachineStorage.startOrStoreFlags != 0 {
-      if let refused = startOrRefuse(event, model) {
-        if let inspected { endInspectedRun(event, source: source, payload: payload, refused, model, inspected) }
-        _ = endRun(model, event: event)
-        return refused
-      }
+    // An inspected run goes through a function of its own, so that nothing of it stays live
+    // across the step of an object nobody inspects.
+    let (outcome, refused) =
+      mayBeInspected
+      ? inspectedStep(event, payload, model, flags: flags, source: source)
+      : admittedStep(event, payload, model, flags: flags)
+    if endRun(model, event: event), !refused {
+      return .failed(limitError(event), transitionHappened: outcome.happened)
+    }
+    return outcome
+  }
+
+  /// The step of an admitted event: first the start of a machine that has not started, or the
+  /// refusal of a store-managed one (P13), as `flags` says; then the step. `refused`: the
+  /// event never reached a step.
+  @inlinable @inline(__always)
+  func admittedStep(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt8
+  ) -> (outcome: StepOutcome, refused: Bool) {
+    if flags & StateMachineStorage.startOrStoreFlags != 0, let refused = startOrRefuse(event, model) {
+      return (refused, true)
     }
     if compiled.forwardsEvents { forwardToInvocations(event, payload, model) }
-    let outcome: StepOutcome
-    if let log = compiled.log {
-      let start = ContinuousClock.now
-      outcome = step(event, payload, model)
-      log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
-    } else {
-      outcome = step(event, payload, model)
-    }
-    if let inspected { endInspectedRun(event, source: source, payload: payload, outcome, model, inspected) }
-    if endRun(model, event: event) { return .failed(limitError(event), transitionHappened: outcome.happened) }
-    return outcome
+    guard let log = compiled.log else { return (step(event, payload, model), false) }
+    let start = ContinuousClock.now
+    let outcome = step(event, payload, model)
+    log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
+    return (outcome, false)
+  }
+
+  /// ``admittedStep(_:_:_:flags:)`` with its inspection records: the event, then the step or
+  /// the rejection (INSPECTOR.md B.3).
+  @usableFromInline @inline(never)
+  func inspectedStep(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt8, source: InspectionSource
+  ) -> (outcome: StepOutcome, refused: Bool) {
+    let inspected = beginInspectedRun(event, source: source, payload: payload, model)
+    let result = admittedStep(event, payload, model, flags: flags)
+    if let inspected { endInspectedRun(event, source: source, payload: payload, result.outcome, model, inspected) }
+    return result
   }
 
   /// The error for an event name the machine does not know; a terminated machine says so first

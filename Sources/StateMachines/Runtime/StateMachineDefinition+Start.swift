@@ -59,11 +59,11 @@ extension StateMachineDefinition {
     if let definitionError { throw .invalidDefinition(definitionError) }
     // A busy machine is running a step, so it has started.
     guard case .taken = admit(model, whileBusy: {}) else { return }
-    let (unstarted, inspection) = locked(model) {
-      (model._$stateMachineStorage.isUnstarted, model._$stateMachineStorage.extras?.inspection)
+    let (unstarted, mayBeInspected) = locked(model) {
+      (model._$stateMachineStorage.isUnstarted, model._$stateMachineStorage.mayBeInspected)
     }
     // An inspected start is recorded as a step without an event.
-    let inspected = unstarted ? inspection.flatMap { beginInspectedRun(-1, source: .api, payload: nil, model, $0) } : nil
+    let inspected = unstarted && mayBeInspected ? beginInspectedRun(-1, source: .api, payload: nil, model) : nil
     let outcome = unstarted ? enter(model) : .accepted
     if let inspected { endInspectedRun(-1, source: .api, payload: nil, outcome, model, inspected) }
     if endRun(model, event: -1) { throw limitError(-1) }

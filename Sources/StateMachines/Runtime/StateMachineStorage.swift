@@ -10,6 +10,11 @@ public struct StateMachineStorage {
   /// ``extrasFlag``, ``queuedFlag``, ``unstartedFlag``, ``restoredFlag``. One byte, so the hot
   /// path tests them all with one compare.
   @usableFromInline var slowPathFlags: UInt8 = 0
+  /// Whether an inspection stream was ever made for this object
+  /// (``StateMachineObject/inspectionRecords(bufferingPolicy:isolation:)``): until then a run
+  /// neither records nor looks for streams. Kept here, beside the flags, so that an object nobody
+  /// inspects pays one load for it and touches no extras; set under the object's lock, never unset.
+  @usableFromInline var mayBeInspected = false
   /// Per-object extras: the run-to-completion queue, observers, armed timeouts, streams; `nil`
   /// for most objects, so the storage is 16 bytes.
   @usableFromInline var extras: StateMachineExtras?
