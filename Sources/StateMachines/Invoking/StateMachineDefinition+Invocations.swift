@@ -215,8 +215,8 @@ extension StateMachineDefinition {
       }
       let outcome = self.runToCompletion(
         event, payload, model, armedIn: armedIn, external: true, source: .invoke(id: id, generation: generation))
-      if isResult { self.logResultOutcome(outcome, event, id, generation, payload, model, armedIn: armedIn) }
       if isResult {
+        self.logResultOutcome(outcome, event, id, generation, payload, model, armedIn: armedIn)
         // Taking the machine checks the entry again: it may have been left while this waited.
         var stale = false
         if case .rejected(.busy) = outcome {
