@@ -99,6 +99,31 @@ extension StateMachineDefinition {
     return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: compiled.events)
   }
 
+  /// The document's edges that selected transitions took: each declared transition, then the
+  /// junction path it chose or the outgoing edge of the join it completed, numbered as
+  /// ``inspectionDocument`` numbers them (the declared transitions, the joins' edges, the
+  /// junctions' paths), so the inspector flashes the whole way taken.
+  @usableFromInline
+  func inspectionEdges(_ selected: [Statechart<Model>.SelectedTransition], _ chart: Statechart<Model>) -> [Int32] {
+    let kinds = chart.tree.kinds
+    var edges: [Int32] = []
+    for transition in selected where transition.index >= 0 {
+      edges.append(transition.index)
+      if transition.junctionPath >= 0, let junction = chart.transitions[Int(transition.index)].targets.first {
+        let joins = kinds.count { $0 == .join }
+        let pathsBefore = (0..<Int(junction)).reduce(0) { count, state in
+          kinds[state] == .junction ? count + chart.junctionPaths[state].count : count
+        }
+        edges.append(Int32(chart.transitions.count + joins + pathsBefore) + transition.junctionPath)
+      }
+      if transition.completedJoin >= 0 {
+        let joinsBefore = kinds[..<Int(transition.completedJoin)].count { $0 == .join }
+        edges.append(Int32(chart.transitions.count + joinsBefore))
+      }
+    }
+    return edges
+  }
+
   /// The document's name of a node kind.
   private static func kindName(_ kind: StateTree.Kind) -> String {
     switch kind {

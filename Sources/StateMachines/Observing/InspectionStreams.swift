@@ -101,7 +101,7 @@ final class StepCapture {
   var isEmpty: Bool { exited.isEmpty && entered.isEmpty && transitions.isEmpty }
 
   /// Notes a statechart microstep: its exits in exit order, its entries in entry order and the
-  /// declared transitions it took.
+  /// document edges it took (declared transitions, junction paths, join edges).
   @usableFromInline
   func noteMicrostep(exits: [Int32], entries: [Int32], transitions: [Int32]) {
     exited += exits

@@ -255,11 +255,13 @@ extension StateMachineDefinition {
     var actions: [MachineCallback<Model>] = []
     if let action = declared.action { actions.append(action) }
     var targets = declared.targets
+    var junctionPath: Int32 = -1
     if targets.count == 1, chart.kind(targets[0]) == .junction {
       var chosen: Statechart<Model>.Path?
-      for path in chart.junctionPaths[Int(targets[0])] {
+      for (position, path) in chart.junctionPaths[Int(targets[0])].enumerated() {
         if try path.guardBody?(model, transition) ?? true {
           chosen = path
+          junctionPath = Int32(position)
           break
         }
       }
@@ -284,6 +286,7 @@ extension StateMachineDefinition {
           terminates: declared.terminates, index: index)
       }
     }
+    selected.junctionPath = junctionPath
     return selected
   }
 
@@ -372,7 +375,7 @@ extension StateMachineDefinition {
       if terminates { disarm(model) } else { extras.disarm(exits) }
       // An inspected run notes the microstep where the log traces it (INSPECTOR.md B.3).
       extras.capture?.noteMicrostep(
-        exits: Array(exits.members.reversed()), entries: entry.states.members, transitions: transitions.map(\.index))
+        exits: Array(exits.members.reversed()), entries: entry.states.members, transitions: inspectionEdges(transitions, chart))
     }
     // 5. Entries in document order.
     var entered = old.active

@@ -23,6 +23,9 @@ extension Statechart {
     /// The declared transition (its index in ``Statechart/transitions``), which inspection
     /// records name; -1 for the machine's initial transition.
     @usableFromInline var index: Int32
+    /// The junction path chosen (its position in the junction's paths), which inspection records
+    /// name too; -1 when the transition does not target a junction.
+    @usableFromInline var junctionPath: Int32 = -1
 
     @usableFromInline
     init(

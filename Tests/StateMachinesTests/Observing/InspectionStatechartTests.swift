@@ -133,4 +133,57 @@ import Testing
     #expect(got[14].kind == .step && got[14].configuration == ["off"])
     #expect(tracks.lines == ["spinUp", "advance"])
   }
+
+  @Test("a junction's chosen path and a completed join's edge are named with the transition that took them")
+  func junctionAndJoinEdges() async throws {
+    let definition = StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.addState("idle")
+      sm.addState("fast")
+      sm.addState("slow")
+      sm.addParallelState("work") { work in
+        work.addState("left") { $0.addState("l1") }
+        work.addState("right") { $0.addState("r1") }
+      }
+      sm.addJoin("sync", to: "idle")
+      sm.addJunction("route") { route in
+        route.path(to: "fast", if: { _, transition in transition.payload(as: Bool.self) == true })
+        route.otherwise(to: "slow")
+      }
+      sm.when("go", transitionFrom: "idle", to: "route")
+      sm.when("work", transitionFrom: ["fast", "slow"], to: "work")
+      sm.when("doneL", transitionFrom: "work/left/l1", to: "sync")
+      sm.when("doneR", transitionFrom: "work/right/r1", to: "sync")
+    }
+    #expect(definition.definitionError == nil)
+    let document = definition.inspectionDocument
+    let index = { (path: String) in try #require(document.states.firstIndex { $0.path == path }) }
+    // The declared transitions, then the join's edge, then the junction's paths in order.
+    let edges = document.transitions.map { "\($0.index): \($0.source) -> \($0.targets) \($0.event ?? "-")" }
+    let (idle, fast, slow, sync, route) = try (index("idle"), index("fast"), index("slow"), index("sync"), index("route"))
+    let (l1, r1) = try (index("work/left/l1"), index("work/right/r1"))
+    let work = try index("work")
+    #expect(
+      edges == [
+        "0: \(idle) -> [\(route)] go", "1: \(fast) -> [\(work)] work", "2: \(slow) -> [\(work)] work",
+        "3: \(l1) -> [\(sync)] doneL", "4: \(r1) -> [\(sync)] doneR", "5: \(sync) -> [\(idle)] -", "6: \(route) -> [\(fast)] -",
+        "7: \(route) -> [\(slow)] -",
+      ])
+    // The DOT ids are the document's: edge t6 leaves the junction for `fast`.
+    let dot = definition.dotDiagram(identifiers: true)
+    #expect(dot.contains("id=\"t6\"") && dot.contains("id=\"t7\""))
+
+    let machine = DynamicStateMachine(definition)
+    var records = machine.inspectionRecords().makeAsyncIterator()
+    machine.fire("go", payload: true)
+    machine.fire("work")
+    machine.fire("doneL")
+    machine.fire("doneR")
+    machine.fire("go", payload: false)
+    let steps = await nextRecords(11, from: &records).filter { $0.kind == .step }
+    #expect(steps.map(\.transitions) == [[0, 6], [1], [3], [4, 5], [0, 7]])
+    #expect(steps.map(\.state) == ["fast", "work/left/l1,work/right/r1", "work/left/l1,work/right/r1", "idle", "slow"])
+    // The join's arrival exits nothing; its completion leaves both regions.
+    #expect(steps[2].exited.isEmpty && steps[2].entered.isEmpty)
+    #expect(steps[3].exited.last == "work" && steps[3].entered == ["idle"])
+  }
 }

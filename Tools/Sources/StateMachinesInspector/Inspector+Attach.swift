@@ -8,23 +8,43 @@ extension Inspector {
   /// The model's records (``StateMachines/StateMachineObject/inspectionRecords(bufferingPolicy:isolation:)``)
   /// are read as they come and kept in a bounded ring; events sent from the page go through
   /// ``StateMachines/StateMachineObject/send(_:payload:source:)`` with source
-  /// ``StateMachines/InspectionSource/inspector``, their JSON payloads as ``InspectorJSON``. A
-  /// model that is neither isolated to an actor nor locked must not be used elsewhere while the
-  /// page sends it events. Attach in debug builds only.
+  /// ``StateMachines/InspectionSource/inspector``. A model that is neither isolated to an actor
+  /// nor locked must not be used elsewhere while the page sends it events. Attach in debug builds
+  /// only.
   ///
+  /// ```swift
+  /// inspector.attach(cart, name: "cart 42", payloads: ["addItem": Item.self]) { event, payload in
+  ///   (payload as? Card).map { "card …\($0.last4)" }   // the page never sees a card number
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - model: The object to show.
+  ///   - name: How the page lists it.
+  ///   - payloads: Per event name, the type that a JSON payload sent from the page decodes into
+  ///     before the event fires, so the model's callbacks read it as they read the app's own
+  ///     payloads. A payload that does not decode fires nothing: the page gets a `rejected`
+  ///     answer saying why. Other events' payloads arrive as ``InspectorJSON``.
+  ///   - redact: What the page shows instead of a recorded payload (the event name is `nil` for
+  ///     a record without one); return `nil` to show only `(redacted)`. Without it, a payload
+  ///     shows as its JSON when it is `Encodable`, else as `String(reflecting:)`, cut at 2 KiB.
   /// - Returns: The object's id in the inspector's API (`/api/objects/{id}`).
   @discardableResult
-  public func attach<Model: StateMachineObject>(_ model: Model, name: String) -> String {
+  public func attach<Model: StateMachineObject>(
+    _ model: Model, name: String, payloads: [String: any (Decodable & Sendable).Type] = [:],
+    redact: (@Sendable (_ event: String?, _ payload: any Sendable) -> (any Sendable)?)? = nil
+  ) -> String {
     let definition = model.stateMachineDefinition
     let document = (try? JSONEncoder().encode(definition.inspectionDocument)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    let reference = WeakModel(model)
+    let policy = PayloadPolicy(types: payloads, redact: redact)
+    let reference = WeakModel(model, policy)
     let inspected = InspectedObject(
       definitionJSON: document, dot: definition.dotDiagram(identifiers: true),
       send: { event, payload in await reference.send(event, payload) },
       isAlive: { reference.isAlive() })
     let sequence = CoreSequence()
     return attach(name: name, inspected: inspected, records: model.inspectionRecords()) { record in
-      sequence.wire(record)
+      sequence.wire(policy.shown(record))
     }
   }
 }
@@ -53,10 +73,15 @@ private final class WeakModel: @unchecked Sendable {
   let send: (String, InspectorJSON?) async -> InspectedObject.SendResult?
   let isAlive: () -> Bool
 
-  init<Model: StateMachineObject>(_ model: Model) {
-    send = { [weak model] event, payload in
+  init<Model: StateMachineObject>(_ model: Model, _ policy: PayloadPolicy) {
+    send = { [weak model] event, json in
       guard let model else { return nil }
-      let outcome = await model.send(event, payload: payload, source: .inspector)
+      let outcome: FireOutcome?
+      var reason: String?
+      switch Result(catching: { () throws(PayloadDecodingFailure) in try policy.payload(for: event, json) }) {
+      case .success(let payload): outcome = await model.send(event, payload: payload, source: .inspector)
+      case .failure(let failure): (outcome, reason) = (nil, failure.description)
+      }
       let state: String
       if let actor = model._$stateMachineActor {
         let reader = StateReader { model.state }
@@ -64,6 +89,7 @@ private final class WeakModel: @unchecked Sendable {
       } else {
         state = model.state
       }
+      guard let outcome else { return InspectedObject.SendResult(outcome: "rejected", reason: reason, state: state) }
       return InspectedObject.SendResult(outcome, state: state)
     }
     isAlive = { [weak model] in model != nil }

@@ -113,4 +113,84 @@ import Testing
     #expect(long.utf8.count <= 2048 + "…".utf8.count)
     #expect(long.hasSuffix("…"))
   }
+
+  struct Level: Decodable, Sendable { let volume: Int }
+
+  @Test func aRegisteredTypeDecodesThePayloadBeforeTheEventFires() async throws {
+    let inspector = try await Inspector.start(port: 0)
+    defer { Task { await inspector.stop() } }
+    let knob = StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.addState("low")
+      sm.addState("high")
+      sm.when("set", transitionFrom: "low", to: "high").guarded { _, transition in
+        transition.payload(as: Level.self)?.volume == 11
+      }
+      sm.when("caf\u{E9}", transitionFrom: "high", to: "low").guarded { _, transition in
+        transition.payload(as: Level.self)?.volume == 0
+      }
+    }
+    let machine = DynamicStateMachine(knob)
+    // The key is decomposed, the definition's name precomposed: one name (SEMANTICS §Names).
+    let id = inspector.attach(machine, name: "knob", payloads: ["set": Level.self, "cafe\u{301}": Level.self])
+
+    let malformed = try await post(inspector, id, #"{"event": "set", "payload": {"volume": "eleven"}}"#)
+    #expect(malformed["outcome"] as? String == "rejected")
+    #expect((malformed["reason"] as? String)?.hasPrefix("the payload of 'set' does not decode into its registered type") == true)
+    #expect(malformed["state"] as? String == "low" && machine.state == "low")
+
+    let typed = try await post(inspector, id, #"{"event": "set", "payload": {"volume": 11}}"#)
+    #expect(typed["outcome"] as? String == "transition" && machine.state == "high")
+    let back = try await post(inspector, id, #"{"event": "caf\u00e9", "payload": {"volume": 0}}"#)
+    #expect(back["outcome"] as? String == "transition" && machine.state == "low")
+    // Without a payload the event fires without one: the guard sees none.
+    let bare = try await post(inspector, id, #"{"event": "set"}"#)
+    #expect(bare["outcome"] as? String == "rejected" && machine.state == "low")
+  }
+
+  @Test func anUnregisteredEventsPayloadArrivesAsInspectorJSON() async throws {
+    let inspector = try await Inspector.start(port: 0)
+    defer { Task { await inspector.stop() } }
+    let seen = LockedLines()
+    let definition = StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.addState("a")
+      sm.when("poke", transitionFrom: "a", to: "a").action { _, transition in
+        seen.append(transition.payload(as: InspectorJSON.self)?.description ?? "none")
+      }
+    }
+    let machine = DynamicStateMachine(definition)
+    let id = inspector.attach(machine, name: "a", payloads: ["other": Level.self])
+    _ = try await post(inspector, id, #"{"event": "poke", "payload": {"volume": 11}}"#)
+    #expect(seen.lines == [#"{"volume":11}"#])
+  }
+
+  @Test func redactDecidesWhatThePageSeesOfAPayload() async throws {
+    let inspector = try await Inspector.start(port: 0)
+    defer { Task { await inspector.stop() } }
+    let machine = try Self.mediaPlayer()
+    let id = inspector.attach(machine, name: "player") { event, payload in
+      event == "power" ? nil : "masked \(event ?? "")"
+    }
+    let reader = try await SSEReader(port: inspector.port, token: inspector.token)
+    _ = try await reader.events(until: { $0.kind == "snapshot" })
+    _ = try await post(inspector, id, #"{"event": "power", "payload": {"card": "4111 1111 1111 1111"}}"#)
+    let power = try await reader.events(until: { $0.kind == "step" })
+    #expect(power.map { $0.json["payload"] as? String } == ["(redacted)", "(redacted)"])
+    _ = try await post(inspector, id, #"{"event": "bogus", "payload": {"card": "4111 1111 1111 1111"}}"#)
+    let bogus = try await reader.events(until: { $0.kind == "rejected" })
+    #expect(bogus.last?.json["payload"] as? String == #""masked bogus""#)
+    // No record shows the card number.
+    #expect(!(power + bogus).contains { ($0.json["payload"] as? String)?.contains("4111") == true })
+  }
+}
+
+
+/// Lines appended from a machine's callbacks, read by the test.
+///
+/// `@unchecked Sendable`: `stored` is guarded by `lock`.
+final class LockedLines: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+
+  func append(_ line: String) { lock.withLock { stored.append(line) } }
+  var lines: [String] { lock.withLock { stored } }
 }
