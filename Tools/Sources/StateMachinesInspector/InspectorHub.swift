@@ -196,12 +196,17 @@ final class InspectorHub: @unchecked Sendable {
       for id in order {
         guard let object = objects[id] else { continue }
         guard let position = cursor[id] else {
-          guard object.inspected != nil else { continue }
+          // An object the client has not met: `attached` and its latest snapshot, and `detached`
+          // when it is already gone (one that lived between two reads is shown too).
           cursor[id] = object.ring.lastSequence
           let head = ServerSentEvent(id: cursor.lastEventID)
-          text += head.text(WireRecord(kind: "attached", fields: ["name": .string(object.name)]), object: id, sequence: object.ring.lastSequence)
+          let name: [String: InspectorJSON] = ["name": .string(object.name)]
+          text += head.text(WireRecord(kind: "attached", fields: name), object: id, sequence: object.ring.lastSequence)
           if let latest = object.latest {
             text += head.text(WireRecord.snapshot(from: latest), object: id, sequence: object.ring.lastSequence)
+          }
+          if object.inspected == nil {
+            text += head.text(WireRecord(kind: "detached", fields: name), object: id, sequence: object.ring.lastSequence)
           }
           continue
         }

@@ -86,7 +86,7 @@ import Testing
     #expect(try await reader.events(until: { $0.kind == "snapshot" }).count == 3)
     machine = nil
     #expect(watched == nil, "the inspector holds the machine weakly")
-    let events = try await reader.events(until: { $0.kind == "detached" }, within: 5)
+    let events = try await reader.events(until: { $0.kind == "detached" }, within: 20)
     #expect(events.last?.kind == "detached")
     #expect(events.last?.json["object"] as? String == id)
     let answer = try await TestClient(port: inspector.port).send(

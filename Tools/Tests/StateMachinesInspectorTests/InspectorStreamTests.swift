@@ -4,8 +4,10 @@ import Testing
 @testable import StateMachinesInspector
 
 /// The stream over loopback with fake objects (INSPECTOR.md B.7 3): resume without duplicates,
-/// `detached`, and a slow client that cannot make the server's memory grow.
-@Suite(.timeLimit(.minutes(1))) struct InspectorStreamTests {
+/// `detached`, and a slow client that cannot make the server's memory grow. Serialized: the
+/// slow client's 100,000 records keep the cooperative pool busy for seconds, which would only
+/// delay the other tests' sweeps and reads (the waits allow for other suites doing the same).
+@Suite(.serialized, .timeLimit(.minutes(1))) struct InspectorStreamTests {
   static func start(ringCapacity: Int = 10_000) async throws -> Inspector {
     var limits = InspectorHub.Limits()
     limits.ringCapacity = ringCapacity
@@ -86,7 +88,7 @@ import Testing
     let reader = try await SSEReader(port: inspector.port, token: inspector.token)
     #expect(try await reader.events(2).map(\.kind) == ["hello", "attached"])
     fake.alive = false
-    let events = try await reader.events(until: { $0.kind == "detached" }, within: 5)
+    let events = try await reader.events(until: { $0.kind == "detached" }, within: 20)
     #expect(events.last?.kind == "detached")
     #expect(events.last?.json["object"] as? String == id)
     #expect(inspector.hub.inspected(id) == nil)
@@ -94,8 +96,25 @@ import Testing
     let other = FakeObject()
     let otherID = inspector.attach(name: "other", inspected: other.inspected, records: other.records) { [$0] }
     other.continuation.finish()
-    let more = try await reader.events(until: { $0.kind == "detached" }, within: 5)
+    let more = try await reader.events(until: { $0.kind == "detached" }, within: 20)
     #expect(more.last?.json["object"] as? String == otherID)
+  }
+
+  @Test func anObjectThatCameAndWentBetweenTwoReadsIsShownDetached() {
+    let hub = InspectorHub()
+    var cursor = StreamCursor(lastEventID: nil)
+    let fake = FakeObject()
+    let id = hub.register(name: "brief", inspected: fake.inspected)
+    hub.append(FakeObject.step("go", 1), to: id)
+    hub.detach(id)
+    let events = hub.drain(&cursor).components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    let kinds = events.map { event in
+      event.split(separator: "\n").first { $0.hasPrefix("data: ") }.flatMap {
+        (try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8))) as? [String: Any]
+      }?["kind"] as? String
+    }
+    #expect(kinds == ["attached", "snapshot", "detached"])
+    #expect(hub.drain(&cursor).isEmpty, "nothing twice")
   }
 
   @Test func aSlowClientKeepsTheServerBoundedAndGetsAGap() async throws {
