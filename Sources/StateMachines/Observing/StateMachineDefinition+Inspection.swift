@@ -13,7 +13,7 @@ extension StateMachineDefinition {
     let extras = extras(of: model)
     let inspection: InspectionStreams = locked(model) {
       extras.mayHaveStreams = true
-      model._$stateMachineStorage.mayBeInspected = true
+      model._$stateMachineStorage.set(StateMachineStorage.inspectedFlag, true)
       if let inspection = extras.inspection { return inspection }
       let inspection = InspectionStreams()
       extras.inspection = inspection

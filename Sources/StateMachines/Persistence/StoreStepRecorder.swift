@@ -99,7 +99,10 @@ extension StateMachineDefinition {
 
 extension StateMachineStorage {
   /// The flags that send a run to completion through ``StateMachineDefinition/startOrRefuse(_:_:)``.
-  @usableFromInline static var startOrStoreFlags: UInt8 { unstartedFlag | storeManagedFlag }
+  @usableFromInline static var startOrStoreFlags: UInt16 { unstartedFlag | storeManagedFlag }
+  /// The flags that send a run to completion through
+  /// ``StateMachineDefinition/unusualStep(_:_:_:flags:source:)``: those, and an inspected object.
+  @usableFromInline static var unusualRunFlags: UInt16 { startOrStoreFlags | inspectedFlag }
 }
 
 extension StateMachineDefinition {

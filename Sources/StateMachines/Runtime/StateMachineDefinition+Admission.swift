@@ -146,7 +146,7 @@ extension StateMachineDefinition {
       if compiled.forwardsEvents && (!next.isOwn || next.isExternal) {
         forwardToInvocations(next.event, next.payload, model)
       }
-      let outcome = step(next.event, next.payload, model)
+      let outcome = step(next.event, next.payload, model, noting: inspected != nil)
       if case .failed(let error, _) = outcome {
         trace("queued event '\(eventName(next.event))' failed: \(error)")
       }

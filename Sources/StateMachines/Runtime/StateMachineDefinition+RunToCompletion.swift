@@ -10,11 +10,30 @@ extension StateMachineDefinition {
   /// step of the calling thread. `armedIn`, checked under the lock when the event arrives and
   /// again when it leaves the queue, tells a timeout or notification that its state was left
   /// meanwhile (then nothing happens). `external`: posted (S13), it waits for the internal queue.
-  /// `source`: where the event came from, for inspection records.
+  @inlinable
+  func runToCompletion(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false
+  ) -> StepOutcome {
+    // Code's events (`.api`) have a function of their own: a source passed on every event costs
+    // the caller three stores and the run a register (rows h1, 7f of the benchmarks: +3 each).
+    runToCompletion(event, payload, model, armedIn: armedIn, external: external, from: .api)
+  }
+
+  /// ``runToCompletion(_:_:_:armedIn:external:)`` of an event from `source` (a trigger, a post,
+  /// an invocation, a send), as inspection records say.
   @inlinable
   func runToCompletion(
     _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false,
-    source: InspectionSource = .api
+    source: InspectionSource
+  ) -> StepOutcome {
+    runToCompletion(event, payload, model, armedIn: armedIn, external: external, from: source)
+  }
+
+  /// The body of both: `source` is where the event came from, for inspection records.
+  @inlinable @inline(__always)
+  func runToCompletion(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState?, external: Bool,
+    from source: InspectionSource
   ) -> StepOutcome {
     guard event >= 0, Int(event) < compiled.events.count else {
       return .rejected(rejectUnknown("#\(event)", model, source: source))
@@ -51,49 +70,63 @@ extension StateMachineDefinition {
       _ = endRun(model, event: event)
       return .rejected(stale)
     }
-    // One read for both: a machine to start or a store-managed one (P13), and whether the object
-    // was ever inspected (from the storage, so that an object nobody inspects touches no extras).
-    let (flags, mayBeInspected) = locked(model) {
-      (model._$stateMachineStorage.slowPathFlags, model._$stateMachineStorage.mayBeInspected)
+    // One test of the flags for the rare cases: a machine to start or a store-managed one (P13),
+    // an object ever inspected. So a run of an object nobody inspects pays nothing for inspection.
+    let flags = locked(model) { model._$stateMachineStorage.slowPathFlags }
+    if flags & StateMachineStorage.unusualRunFlags != 0,
+      let run = unusualStep(event, payload, model, flags: flags, source: source)
+    {
+      if endRun(model, event: event), !run.refused {
+        return .failed(limitError(event), transitionHappened: run.outcome.happened)
+      }
+      return run.outcome
     }
-    // An inspected run goes through a function of its own, so that nothing of it stays live
-    // across the step of an object nobody inspects.
-    let (outcome, refused) =
-      mayBeInspected
-      ? inspectedStep(event, payload, model, flags: flags, source: source)
-      : admittedStep(event, payload, model, flags: flags)
-    if endRun(model, event: event), !refused {
-      return .failed(limitError(event), transitionHappened: outcome.happened)
-    }
+    // None of `unusualRunFlags` is set: no start, no refusal.
+    let outcome = admittedStep(event, payload, model, flags: 0).outcome
+    if endRun(model, event: event) { return .failed(limitError(event), transitionHappened: outcome.happened) }
     return outcome
   }
 
   /// The step of an admitted event: first the start of a machine that has not started, or the
-  /// refusal of a store-managed one (P13), as `flags` says; then the step. `refused`: the
-  /// event never reached a step.
+  /// refusal of a store-managed one (P13), as `flags` says; then the step (that of an inspected
+  /// run if `noting`, see ``step(_:_:_:noting:)``). `refused`: the event never reached a step.
   @inlinable @inline(__always)
   func admittedStep(
-    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt8
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt16, noting: Bool = false
   ) -> (outcome: StepOutcome, refused: Bool) {
     if flags & StateMachineStorage.startOrStoreFlags != 0, let refused = startOrRefuse(event, model) {
       return (refused, true)
     }
     if compiled.forwardsEvents { forwardToInvocations(event, payload, model) }
-    guard let log = compiled.log else { return (step(event, payload, model), false) }
+    guard let log = compiled.log else { return (step(event, payload, model, noting: noting), false) }
     let start = ContinuousClock.now
-    let outcome = step(event, payload, model)
+    let outcome = step(event, payload, model, noting: noting)
     log.write("[\(Model.self)] step '\(eventName(event))' took \(ContinuousClock.now - start)")
     return (outcome, false)
   }
 
-  /// ``admittedStep(_:_:_:flags:)`` with its inspection records: the event, then the step or
-  /// the rejection (INSPECTOR.md B.3).
+  /// The run of an event whose `flags` have one of ``StateMachineStorage/unusualRunFlags``: the
+  /// inspected step of an object ever inspected, or the refusal of a store-managed object
+  /// outside a store step (P13). `nil`: the event takes the common step (after the start of a
+  /// machine that had not started).
   @usableFromInline @inline(never)
+  func unusualStep(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt16, source: InspectionSource
+  ) -> (outcome: StepOutcome, refused: Bool)? {
+    if flags & StateMachineStorage.inspectedFlag != 0 {
+      return inspectedStep(event, payload, model, flags: flags, source: source)
+    }
+    return startOrRefuse(event, model).map { ($0, true) }
+  }
+
+  /// ``admittedStep(_:_:_:flags:noting:)`` with its inspection records: the event, then the
+  /// step or the rejection (INSPECTOR.md B.3). While a stream listens, the step notes what it
+  /// does.
   func inspectedStep(
-    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt8, source: InspectionSource
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt16, source: InspectionSource
   ) -> (outcome: StepOutcome, refused: Bool) {
     let inspected = beginInspectedRun(event, source: source, payload: payload, model)
-    let result = admittedStep(event, payload, model, flags: flags)
+    let result = admittedStep(event, payload, model, flags: flags, noting: inspected != nil)
     if let inspected { endInspectedRun(event, source: source, payload: payload, result.outcome, model, inspected) }
     return result
   }
@@ -130,14 +163,19 @@ extension StateMachineDefinition {
 
   /// One step of `event`, on a machine this thread owns: the engine's step
   /// (``engineStep(_:_:_:)``); when it changed nothing, the events its guards or callbacks
-  /// queued are dropped with it.
+  /// queued are dropped with it. `noting`: the step of an inspected run, which notes what it
+  /// does in the run's capture: a statechart's full step (never a planned one), or
+  /// ``notedFlatStep(_:_:_:)``. The callers that know they run no inspected step leave it
+  /// `false`, so that their step does not test it.
   @inlinable @inline(__always)
-  func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+  func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model, noting: Bool = false) -> StepOutcome {
     let queued = locked(model) { model._$stateMachineStorage.queueCount }
     // A flat machine's step directly: the engine's switch is a call of its own.
     let outcome: StepOutcome
     if case .flat = compiled.engine {
-      outcome = flatStep(event, payload, model)
+      outcome = noting ? notedFlatStep(event, payload, model) : flatStep(event, payload, model)
+    } else if noting, case .statechart(let chart) = compiled.engine {
+      outcome = chartStep(chart, event, payload, model)
     } else {
       outcome = engineStep(event, payload, model)
     }

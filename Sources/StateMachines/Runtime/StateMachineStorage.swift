@@ -7,36 +7,41 @@ public struct StateMachineStorage {
   /// Index of the current state in ``StateMachineDefinition/states``.
   @usableFromInline var stateIndex: Int32
   /// Why an event may not take the fast or light tier: ``busyFlag``, ``terminatedFlag``,
-  /// ``extrasFlag``, ``queuedFlag``, ``unstartedFlag``, ``restoredFlag``. One byte, so the hot
-  /// path tests them all with one compare.
-  @usableFromInline var slowPathFlags: UInt8 = 0
-  /// Whether an inspection stream was ever made for this object
-  /// (``StateMachineObject/inspectionRecords(bufferingPolicy:isolation:)``): until then a run
-  /// neither records nor looks for streams. Kept here, beside the flags, so that an object nobody
-  /// inspects pays one load for it and touches no extras; set under the object's lock, never unset.
-  @usableFromInline var mayBeInspected = false
+  /// ``extrasFlag``, ``queuedFlag``, ``unstartedFlag``, ``restoredFlag``, ``queryingFlag``,
+  /// ``storeManagedFlag``, ``inspectedFlag``. One word, so the hot path tests them all with one
+  /// compare (and a run to completion its rare cases with one more).
+  @usableFromInline var slowPathFlags: UInt16 = 0
   /// Per-object extras: the run-to-completion queue, observers, armed timeouts, streams; `nil`
   /// for most objects, so the storage is 16 bytes.
   @usableFromInline var extras: StateMachineExtras?
 
-  @usableFromInline static var busyFlag: UInt8 { 1 }
-  @usableFromInline static var terminatedFlag: UInt8 { 2 }
+  @usableFromInline static var busyFlag: UInt16 { 1 }
+  @usableFromInline static var terminatedFlag: UInt16 { 2 }
   /// The extras hold something every step must see: streams, or timeouts and notifications.
-  @usableFromInline static var extrasFlag: UInt8 { 4 }
-  @usableFromInline static var queuedFlag: UInt8 { 8 }
+  @usableFromInline static var extrasFlag: UInt16 { 4 }
+  @usableFromInline static var queuedFlag: UInt16 { 8 }
   /// The current state has not been entered yet: its entry actions have not run and its timeouts
   /// are not armed. The first use (an event or a query) or `startStateMachine()` enters it.
-  @usableFromInline static var unstartedFlag: UInt8 { 16 }
+  @usableFromInline static var unstartedFlag: UInt16 { 16 }
   /// With ``unstartedFlag``: the state was restored (decoded), so entering it only arms its
   /// timeouts and notifications; its entry actions ran before it was saved.
-  @usableFromInline static var restoredFlag: UInt8 { 32 }
+  @usableFromInline static var restoredFlag: UInt16 { 32 }
   /// `can` is evaluating guards: an event they fire on their own machine is ignored.
-  @usableFromInline static var queryingFlag: UInt8 { 64 }
+  @usableFromInline static var queryingFlag: UInt16 { 64 }
   /// The object is store-managed (P13): an event runs only inside a store step.
-  @usableFromInline static var storeManagedFlag: UInt8 { 128 }
+  @usableFromInline static var storeManagedFlag: UInt16 { 128 }
+  /// An inspection stream was made for this object at some time
+  /// (``StateMachineObject/inspectionRecords(bufferingPolicy:isolation:)``): its runs look for a
+  /// listening stream. Set under the object's lock, never unset. A bit of the flags (with
+  /// ``extrasFlag``, which inspection sets too), so that a run of an object nobody inspects tests
+  /// it in the compare that finds a machine to start or a store-managed one: it costs nothing.
+  @usableFromInline static var inspectedFlag: UInt16 { 256 }
+
+  /// Whether an inspection stream was ever made for this object (``inspectedFlag``).
+  @inlinable var mayBeInspected: Bool { slowPathFlags & Self.inspectedFlag != 0 }
 
   /// Whether events wait in the queue, or invokes wait for the end of the macrostep (INVOKE.md
-  /// I2): one bit of the flags byte, so the end of a step does not load the queue's buffer.
+  /// I2): one bit of the flags, so the end of a step does not load the queue's buffer.
   @inlinable var hasQueuedEvents: Bool { slowPathFlags & Self.queuedFlag != 0 }
 
   /// Appends an event fired while a step runs. The queue lives in the extras, created the first
@@ -90,7 +95,7 @@ public struct StateMachineStorage {
     set { set(Self.terminatedFlag, newValue) }
   }
 
-  @inlinable mutating func set(_ flag: UInt8, _ on: Bool) {
+  @inlinable mutating func set(_ flag: UInt16, _ on: Bool) {
     slowPathFlags = on ? slowPathFlags | flag : slowPathFlags & ~flag
   }
 
