@@ -53,6 +53,7 @@ extension CompiledMachine {
     clock = builder.clock
     notificationCenter = builder.notificationCenter
     engine = .flat
+    unretainedChart = nil
     matchesEventsByPrefix = builder.matchesEventsByPrefix
     postsStateNotifications = builder.postsStateNotifications
     var triggers = [[Trigger]](repeating: [], count: states.count)

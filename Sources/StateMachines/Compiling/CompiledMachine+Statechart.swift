@@ -133,6 +133,7 @@ extension CompiledMachine {
     candidates = []
     candidateDeclarations = []
     engine = .statechart(chart)
+    unretainedChart = Unmanaged.passUnretained(chart)
     matchesEventsByPrefix = store.matchesEventsByPrefix
     postsStateNotifications = store.postsStateNotifications
   }

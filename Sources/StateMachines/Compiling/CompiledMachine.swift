@@ -109,6 +109,9 @@ struct CompiledMachine<Model> {
   @usableFromInline let matchesEventsByPrefix: Bool
   /// Entries, exits and internal transitions are posted to ``notificationCenter``.
   @usableFromInline let postsStateNotifications: Bool
+  /// The statechart of ``engine``, unretained (`engine` holds it while the definition lives):
+  /// a step reads it without the retain and release of a copy of `engine`'s payload.
+  @usableFromInline let unretainedChart: Unmanaged<Statechart<Model>>?
 
   /// An empty machine that rejects everything (the tables of an invalid definition).
   init(rejectingEverythingWith states: [String], events: [String], initial: String?) {
@@ -147,6 +150,7 @@ struct CompiledMachine<Model> {
     clock = ContinuousClock()
     notificationCenter = .default
     engine = .flat
+    unretainedChart = nil
     matchesEventsByPrefix = false
     postsStateNotifications = false
   }

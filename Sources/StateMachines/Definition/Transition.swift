@@ -109,6 +109,7 @@ final class TransitionNames: @unchecked Sendable {
   }
 
   /// The explicit names of one transition.
+  @usableFromInline
   init(event: String, from: String, to: String, source: String?, targets: [String]?, kind: TransitionKind) {
     states = []
     events = []

@@ -40,11 +40,14 @@ extension StateMachineDefinition {
     // The event's name is looked up only for the log and for errors (a String copy is a retain).
     if definitionError != nil { return rejectedByDefinition() }
     if start.terminated { return rejected(.terminated(event: eventName(event), state: configurationString(chart, from))) }
-    func transition(_ index: Int32, to next: Int32) -> Transition {
-      Transition(
+    func names(_ index: Int32, to next: Int32) -> TransitionNames {
+      TransitionNames(
         event: eventName(event), from: configurationString(chart, from), to: configurationString(chart, next),
-        payload: payload, source: chart.transitions[Int(index)].sourcePath,
-        targets: chart.transitions[Int(index)].targetPaths, kind: chart.transitions[Int(index)].kind)
+        source: chart.transitions[Int(index)].sourcePath, targets: chart.transitions[Int(index)].targetPaths,
+        kind: chart.transitions[Int(index)].kind)
+    }
+    func transition(_ index: Int32, to next: Int32) -> Transition {
+      Transition(names(index, to: next), event: -1, from: -1, to: -1, payload: payload)
     }
     // One reference to the plans' pool for the whole step (not one per read).
     let pool = chart.plans.pool
@@ -75,9 +78,13 @@ extension StateMachineDefinition {
     }
     let chosen = chart.plans.candidates[chosenIndex]
     let first = pool[Int(chosen.transitions.start)]
-    // Built once if a callback takes it, else never (as in the flat step).
-    let built: Transition? = compiled.takesTransition ? transition(first, to: chosen.next) : nil
-    func context() -> Transition { built ?? transition(first, to: chosen.next) }
+    // Built once if a callback takes it, else only if asked for (as in the flat step). Its
+    // names are kept, not the `Transition`: destroying even a `nil` `Transition?` goes through
+    // generic value witnesses (its payload is an existential), about 50 instructions per step.
+    let built: TransitionNames? = compiled.takesTransition ? names(first, to: chosen.next) : nil
+    func context() -> Transition {
+      Transition(built ?? names(first, to: chosen.next), event: -1, from: -1, to: -1, payload: payload)
+    }
     let announces = start.announces
     // before callbacks, exits (children first), the transitions' actions: a throw changes nothing.
     do {

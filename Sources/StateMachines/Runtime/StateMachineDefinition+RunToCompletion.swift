@@ -169,16 +169,22 @@ extension StateMachineDefinition {
   /// `false`, so that their step does not test it.
   @inlinable @inline(__always)
   func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model, noting: Bool = false) -> StepOutcome {
-    let queued = locked(model) { model._$stateMachineStorage.queueCount }
-    // A flat machine's step directly: the engine's switch is a call of its own.
-    let outcome: StepOutcome
-    if case .flat = compiled.engine {
-      outcome = noting ? notedFlatStep(event, payload, model) : flatStep(event, payload, model)
-    } else if noting, case .statechart(let chart) = compiled.engine {
-      outcome = chartStep(chart, event, payload, model)
-    } else {
-      outcome = engineStep(event, payload, model)
+    cleanedStep(model) {
+      // A flat machine's step directly: the engine's switch is a call of its own.
+      if case .flat = compiled.engine {
+        return noting ? notedFlatStep(event, payload, model) : flatStep(event, payload, model)
+      } else if noting, case .statechart(let chart) = compiled.engine {
+        return chartStep(chart, event, payload, model)
+      }
+      return engineStep(event, payload, model)
     }
+  }
+
+  /// Runs `engineStep`, the step of an engine, with the clean-up of ``step(_:_:_:noting:)``.
+  @inlinable @inline(__always)
+  func cleanedStep(_ model: Model, _ engineStep: () -> StepOutcome) -> StepOutcome {
+    let queued = locked(model) { model._$stateMachineStorage.queueCount }
+    let outcome = engineStep()
     // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
     if !outcome.happened { dropOwnQueued(after: queued, model) }
     if case .failed(let error, _) = outcome { recordStoreStepFailure(error, model) }
