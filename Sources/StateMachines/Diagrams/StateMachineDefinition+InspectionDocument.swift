@@ -53,8 +53,8 @@ extension StateMachineDefinition {
     return index
   }
 
-  /// A statechart's document: the tree's nodes; its transitions, then the joins' outgoing edges,
-  /// then the junctions' paths, as `statechartDot` numbers them.
+  /// A statechart's document: the tree's nodes; its transitions, then its pseudostate edges (the
+  /// joins' outgoing edges, then the junctions' paths), as `statechartDot` numbers them.
   private func statechartInspectionDocument(
     _ chart: Statechart<Model>, invokes: [InspectionDocument.Invoke]
   ) -> InspectionDocument {
@@ -82,43 +82,36 @@ extension StateMachineDefinition {
           guarded: transition.guardBody != nil, timeout: trigger?.timeout.map(inspectionSeconds),
           notification: trigger?.notification?.rawValue))
     }
-    for join in 0..<Int32(tree.count) where tree.kinds[Int(join)] == .join {
+    for edge in chart.pseudostateEdges {
       transitions.append(
         InspectionDocument.Transition(
-          index: transitions.count, event: nil, source: Int(join), targets: [Int(chart.joinTargets[Int(join)])],
-          kind: "external", guarded: false))
-    }
-    for junction in 0..<Int32(tree.count) where tree.kinds[Int(junction)] == .junction {
-      for path in chart.junctionPaths[Int(junction)] {
-        transitions.append(
-          InspectionDocument.Transition(
-            index: transitions.count, event: nil, source: Int(junction), targets: [Int(path.target)],
-            kind: "external", guarded: path.guardBody != nil))
-      }
+          index: transitions.count, event: nil, source: Int(edge.source), targets: [Int(edge.target)], kind: "external",
+          guarded: edge.guarded))
     }
     return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: compiled.events)
   }
 
   /// The document's edges that selected transitions took: each declared transition, then the
   /// junction path it chose or the outgoing edge of the join it completed, numbered as
-  /// ``inspectionDocument`` numbers them (the declared transitions, the joins' edges, the
-  /// junctions' paths), so the inspector flashes the whole way taken.
+  /// ``inspectionDocument`` numbers them (the declared transitions, then
+  /// `Statechart.pseudostateEdges`), so the inspector flashes the whole way taken.
   @usableFromInline
   func inspectionEdges(_ selected: [Statechart<Model>.SelectedTransition], _ chart: Statechart<Model>) -> [Int32] {
-    let kinds = chart.tree.kinds
+    let drawn = chart.pseudostateEdges
+    // The number of the pseudostate edge from `source` (along junction path `path`; -1: a join's).
+    func number(from source: Int32, path: Int32) -> Int32? {
+      drawn.firstIndex { $0.source == source && $0.junctionPath == path }.map { Int32(chart.transitions.count + $0) }
+    }
     var edges: [Int32] = []
     for transition in selected where transition.index >= 0 {
       edges.append(transition.index)
-      if transition.junctionPath >= 0, let junction = chart.transitions[Int(transition.index)].targets.first {
-        let joins = kinds.count { $0 == .join }
-        let pathsBefore = (0..<Int(junction)).reduce(0) { count, state in
-          kinds[state] == .junction ? count + chart.junctionPaths[state].count : count
-        }
-        edges.append(Int32(chart.transitions.count + joins + pathsBefore) + transition.junctionPath)
+      if transition.junctionPath >= 0, let junction = chart.transitions[Int(transition.index)].targets.first,
+        let edge = number(from: junction, path: transition.junctionPath)
+      {
+        edges.append(edge)
       }
-      if transition.completedJoin >= 0 {
-        let joinsBefore = kinds[..<Int(transition.completedJoin)].count { $0 == .join }
-        edges.append(Int32(chart.transitions.count + joinsBefore))
+      if transition.completedJoin >= 0, let edge = number(from: transition.completedJoin, path: -1) {
+        edges.append(edge)
       }
     }
     return edges

@@ -93,18 +93,14 @@ extension StateMachineDefinition {
         }
       }
     }
-    var edge = chart.transitions.count
-    for join in 0..<Int32(tree.count) where tree.kinds[Int(join)] == .join {
-      let target = chart.joinTargets[Int(join)]
-      lines.append("  \(id(join)) -> \(anchor(target))[\(edgeAttributes(clipAttribute("lhead", target, chart), "\(edge)"))];")
-      edge += 1
-    }
-    for junction in 0..<Int32(tree.count) where tree.kinds[Int(junction)] == .junction {
-      for path in chart.junctionPaths[Int(junction)] {
-        let guardText = path.guardBody == nil ? "[else]" : "[guard]"
-        lines.append(
-          "  \(id(junction)) -> \(anchor(path.target)) [label=\(quoted(guardText))\(clipAttribute("lhead", path.target, chart))\(edgeID("\(edge)"))];")
-        edge += 1
+    for (position, edge) in chart.pseudostateEdges.enumerated() {
+      let number = "\(chart.transitions.count + position)"
+      let clip = clipAttribute("lhead", edge.target, chart)
+      if edge.junctionPath < 0 {
+        lines.append("  \(id(edge.source)) -> \(anchor(edge.target))[\(edgeAttributes(clip, number))];")
+      } else {
+        let guardText = edge.guarded ? "[guard]" : "[else]"
+        lines.append("  \(id(edge.source)) -> \(anchor(edge.target)) [label=\(quoted(guardText))\(clip)\(edgeID(number))];")
       }
     }
     lines.append("}")
@@ -166,13 +162,9 @@ extension StateMachineDefinition {
         lines.append("  \(from) --> \(transition.targets.first.map(id) ?? from) : \(text)")
       }
     }
-    for join in 0..<Int32(tree.count) where tree.kinds[Int(join)] == .join {
-      lines.append("  \(id(join)) --> \(id(chart.joinTargets[Int(join)]))")
-    }
-    for junction in 0..<Int32(tree.count) where tree.kinds[Int(junction)] == .junction {
-      for path in chart.junctionPaths[Int(junction)] {
-        lines.append("  \(id(junction)) --> \(id(path.target)) : \(path.guardBody == nil ? "else" : "guard")")
-      }
+    for edge in chart.pseudostateEdges {
+      let label = edge.junctionPath < 0 ? "" : " : \(edge.guarded ? "guard" : "else")"
+      lines.append("  \(id(edge.source)) --> \(id(edge.target))\(label)")
     }
     return lines.joined(separator: "\n") + "\n"
   }

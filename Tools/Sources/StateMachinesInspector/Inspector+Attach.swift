@@ -44,7 +44,7 @@ extension Inspector {
       isAlive: { reference.isAlive() })
     let sequence = CoreSequence()
     return attach(name: name, inspected: inspected, records: model.inspectionRecords()) { record in
-      sequence.wire(policy.shown(record))
+      sequence.wire(record, payload: policy.shownPayload(of: record))
     }
   }
 }
@@ -56,9 +56,9 @@ extension Inspector {
 final class CoreSequence: @unchecked Sendable {
   private var last: UInt64 = 0
 
-  func wire(_ record: InspectionRecord) -> [WireRecord] {
+  func wire(_ record: InspectionRecord, payload: (any Sendable)? = nil) -> [WireRecord] {
     defer { last = record.sequence }
-    let wire = WireRecord(record)
+    let wire = WireRecord(record, payload: payload)
     guard last > 0, record.sequence > last + 1 else { return [wire] }
     return [WireRecord(kind: "gap", fields: ["lost": InspectorJSON(record.sequence - last - 1)]), wire]
   }
@@ -76,23 +76,24 @@ private final class WeakModel: @unchecked Sendable {
   init<Model: StateMachineObject>(_ model: Model, _ policy: PayloadPolicy) {
     send = { [weak model] event, json in
       guard let model else { return nil }
-      let outcome: FireOutcome?
-      var reason: String?
-      switch Result(catching: { () throws(PayloadDecodingFailure) in try policy.payload(for: event, json) }) {
-      case .success(let payload): outcome = await model.send(event, payload: payload, source: .inspector)
-      case .failure(let failure): (outcome, reason) = (nil, failure.description)
+      let payload: (any Sendable)?
+      do throws(PayloadDecodingFailure) {
+        payload = try policy.payload(for: event, json)
+      } catch {
+        // A payload that does not decode into its event's registered type fires nothing.
+        return InspectedObject.SendResult(outcome: "rejected", reason: error.description, state: await Self.state(of: model))
       }
-      let state: String
-      if let actor = model._$stateMachineActor {
-        let reader = StateReader { model.state }
-        state = await reader.read(on: actor)
-      } else {
-        state = model.state
-      }
-      guard let outcome else { return InspectedObject.SendResult(outcome: "rejected", reason: reason, state: state) }
-      return InspectedObject.SendResult(outcome, state: state)
+      let outcome = await model.send(event, payload: payload, source: .inspector)
+      return InspectedObject.SendResult(outcome, state: await Self.state(of: model))
     }
     isAlive = { [weak model] in model != nil }
+  }
+
+  /// The model's `state`, read on its actor when it has one.
+  private static func state<Model: StateMachineObject>(of model: Model) async -> String {
+    guard let actor = model._$stateMachineActor else { return model.state }
+    let reader = StateReader { model.state }
+    return await reader.read(on: actor)
   }
 }
 

@@ -35,15 +35,10 @@ struct PayloadPolicy: Sendable {
     }
   }
 
-  /// The record as the page may see it: its payload replaced by what `redact` returns.
-  func shown(_ record: InspectionRecord) -> InspectionRecord {
-    guard let redact, let payload = record.payload else { return record }
-    let shown = redact(record.event, payload) ?? Redacted()
-    return InspectionRecord(
-      sequence: record.sequence, date: record.date, kind: record.kind, event: record.event, source: record.source,
-      payload: shown, exited: record.exited, entered: record.entered, transitions: record.transitions,
-      configuration: record.configuration, state: record.state, terminated: record.terminated, reason: record.reason,
-      duration: record.duration, invocation: record.invocation, runningInvocations: record.runningInvocations)
+  /// What the page may see of the record's payload: what `redact` returns for it.
+  func shownPayload(of record: InspectionRecord) -> (any Sendable)? {
+    guard let redact, let payload = record.payload else { return record.payload }
+    return redact(record.event, payload) ?? Redacted()
   }
 
   private static func decode<Payload: Decodable & Sendable>(_ type: Payload.Type, _ data: Data) throws -> any Sendable {

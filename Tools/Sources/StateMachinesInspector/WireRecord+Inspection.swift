@@ -2,8 +2,10 @@ import Foundation
 import StateMachines
 
 extension WireRecord {
-  /// The wire form of a core record: the fields that apply to its kind, the payload as text.
-  init(_ record: InspectionRecord) {
+  /// The wire form of a core record: the fields that apply to its kind, the payload as text
+  /// (`payload`, what the page may see of the record's own).
+  init(_ record: InspectionRecord, payload: (any Sendable)? = nil) {
+    let payload: (any Sendable)? = payload != nil ? payload : record.payload
     var fields: [String: InspectorJSON] = [
       "time": .string(record.date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
       "recordSequence": InspectorJSON(record.sequence),
@@ -12,7 +14,7 @@ extension WireRecord {
     ]
     if let event = record.event { fields["event"] = .string(event) }
     if let source = record.source { fields["source"] = .string(source.description) }
-    if let payload = record.payload { fields["payload"] = .string(PayloadText.describe(payload)) }
+    if let payload { fields["payload"] = .string(PayloadText.describe(payload)) }
     if let reason = record.reason { fields["reason"] = .string(reason) }
     switch record.kind {
     case .snapshot:
