@@ -97,10 +97,12 @@ extension StateMachineDefinition {
   /// `Statechart.pseudostateEdges`), so the inspector flashes the whole way taken.
   @usableFromInline
   func inspectionEdges(_ selected: [Statechart<Model>.SelectedTransition], _ chart: Statechart<Model>) -> [Int32] {
-    let drawn = chart.pseudostateEdges
-    // The number of the pseudostate edge from `source` (along junction path `path`; -1: a join's).
+    // The number of the pseudostate edge from `source` (along junction path `path`; -1: a join's),
+    // worked out only for a step through a junction or a join.
     func number(from source: Int32, path: Int32) -> Int32? {
-      drawn.firstIndex { $0.source == source && $0.junctionPath == path }.map { Int32(chart.transitions.count + $0) }
+      chart.pseudostateEdges.firstIndex { $0.source == source && $0.junctionPath == path }.map {
+        Int32(chart.transitions.count + $0)
+      }
     }
     var edges: [Int32] = []
     for transition in selected where transition.index >= 0 {

@@ -27,9 +27,9 @@ private final class StoreAccess: @unchecked Sendable {
 
   func rows() async throws -> [InspectorStore.Row] {
     let states = try await machine.database.states(machine.name)
-    return states.keys.sorted().map { id in
-      let state = states[id]!
-      return InspectorStore.Row(id: id, state: state, configuration: machine.definition.activeStates(inStored: state))
+    // A row whose state the chart lacks has no configuration to draw (its count shows nowhere).
+    return states.sorted { $0.key < $1.key }.map { id, state in
+      InspectorStore.Row(id: id, state: state, configuration: machine.definition.activeStates(inStored: state))
     }
   }
 
