@@ -4,7 +4,9 @@ import Testing
 /// Several `statemachine store` processes at once on one database, a SQLite file or PostgreSQL
 /// (PERSISTENCE.md §11: "any number of these processes may run at once on one database; every
 /// rule above holds for them").
-@Suite("statemachine store: processes at once on one file", .timeLimit(.minutes(5)))
+// Each test starts up to 200 processes of the debug tool; on a loaded 2-core machine that took
+// close to 5 minutes once, so the limit (a guard against a hang) is 10.
+@Suite("statemachine store: processes at once on one file", .timeLimit(.minutes(10)))
 struct StoreConcurrencyTests {
   @Test(
     "4 workers × 50 fires on a ring: Σ versions = history rows, versions without gaps, from = predecessor's to (P1–P3)",
