@@ -41,8 +41,9 @@ func selectCompareAndSetHistory(_ db: Database, id: Int) throws {
 
 /// B1c: B1 with statements compiled once per connection (GRDB's `cachedStatement`), the most a
 /// hand-written transaction can save on SQL compilation. Not a goal's baseline: the store compiles
-/// each statement per call, as B1 does.
-func selectCompareAndSetHistoryCached(_ db: Database, id: Int) throws {
+/// each statement per call, as B1 does. B4 runs it 100 times in one transaction; with `history`
+/// ``unindexedHistory`` (B1u, B4u), the history row goes to a table without P2's unique index.
+func selectCompareAndSetHistoryCached(_ db: Database, id: Int, history: String = "sm_transitions") throws {
   let select = try db.cachedStatement(sql: "SELECT state, sm_version FROM toggles WHERE id = ?")
   guard let row = try Row.fetchOne(select, arguments: [id]) else { throw BaselineFailure(description: "B1c: no row \(id)") }
   let from: String = row["state"]
@@ -52,11 +53,26 @@ func selectCompareAndSetHistoryCached(_ db: Database, id: Int) throws {
     .execute(arguments: [to, version + 1, id, version])
   guard db.changesCount == 1 else { throw BaselineFailure(description: "B1c: row \(id) moved on") }
   try db.cachedStatement(
-    sql: "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, at) "
+    sql: "INSERT INTO \(history) (machine, entity_id, version, event, from_state, to_state, cause, at) "
       + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
   ).execute(arguments: [
     "toggles", String(id), version + 1, "flip", from, to, "event", Int64((Date().timeIntervalSince1970 * 1000).rounded()),
   ])
+}
+
+/// A copy of `sm_transitions` without its `UNIQUE (machine, entity_id, version)` (P2) and its
+/// request index: B1u and B4u measure what that index costs a batch, whose history rows of
+/// 100 entities land on as many index pages, where one entity's land on the same few.
+let unindexedHistory = "bench_unindexed_transitions"
+
+/// Creates ``unindexedHistory``.
+func createUnindexedHistory(_ db: Database) throws {
+  try db.execute(sql: """
+    CREATE TABLE \(unindexedHistory) (id INTEGER PRIMARY KEY AUTOINCREMENT, machine TEXT NOT NULL,
+      entity_id TEXT NOT NULL, version INTEGER NOT NULL, event TEXT NOT NULL, from_state TEXT NOT NULL,
+      to_state TEXT NOT NULL, cause TEXT NOT NULL DEFAULT 'event', payload TEXT, request_id TEXT, due_at INTEGER,
+      process TEXT, at INTEGER NOT NULL)
+    """)
 }
 
 /// B0's knowledge of its row: the state and version it last wrote.

@@ -20,6 +20,8 @@ struct StoreCase: Sendable {
   let async: Events
   /// The number of rows whose `sm_version` counts this case's events.
   let rows: [Int]
+  /// The table of this case's history rows.
+  var history = "sm_transitions"
 }
 
 /// The benchmark's stores, all on one database.
@@ -50,7 +52,8 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
     (Array(base * 1000..<base * 1000 + count), Array(base * 1000 + 100..<base * 1000 + 100 + count))
   }
   let b0 = ids(1), b1 = ids(2), s1 = ids(3), s2 = ids(4), s3 = ids(5), s4 = ids(6, 100), b1c = ids(7)
-  for id in [b0, b1, s1, s2, s4, b1c].flatMap({ $0.sync + $0.async }) { try await stores.audited.insert(Toggle(id: id)) }
+  let b4 = ids(8, 100), b1u = ids(9), b4u = ids(10, 100)
+  for id in [b0, b1, s1, s2, s4, b1c, b4, b1u, b4u].flatMap({ $0.sync + $0.async }) { try await stores.audited.insert(Toggle(id: id)) }
   for id in s3.sync + s3.async { try await stores.countdowns.insert(Countdown(id: id)) }
   let known = (sync: KnownRow(), async: KnownRow())
 
@@ -84,6 +87,9 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
       async: { count in
         for _ in 0..<count { try await pool.write { db in try selectCompareAndSetHistoryCached(db, id: b1c.async[0]) } }
       }, rows: b1c.sync + b1c.async),
+    byHand("B4", "100 × B1c in one write", pool, b4),
+    byHand("B1u", "B1c, history without P2's unique index", pool, b1u, history: unindexedHistory),
+    byHand("B4u", "100 × B1u in one write", pool, b4u, history: unindexedHistory),
     fires("S1", "store fire, history off", pool, stores.plain, s1),
     fires("S2", "store fire, history on", pool, stores.audited, s2),
     StoreCase(
@@ -109,6 +115,25 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
         }
       }, rows: s4.sync + s4.async),
   ]
+}
+
+/// B4, B1u, B4u: B1c on each of `rows` (one row: one per transaction; 100: all in one).
+private func byHand(
+  _ id: String, _ name: String, _ pool: DatabasePool, _ rows: (sync: [Int], async: [Int]),
+  history: String = "sm_transitions"
+) -> StoreCase {
+  StoreCase(
+    id: id, name: name, batch: rows.sync.count,
+    sync: { count in
+      for _ in 0..<count / rows.sync.count {
+        try pool.write { db in for id in rows.sync { try selectCompareAndSetHistoryCached(db, id: id, history: history) } }
+      }
+    },
+    async: { count in
+      for _ in 0..<count / rows.async.count {
+        try await pool.write { db in for id in rows.async { try selectCompareAndSetHistoryCached(db, id: id, history: history) } }
+      }
+    }, rows: rows.sync + rows.async, history: history)
 }
 
 /// S1 and S2: one `flip` per transaction on one row.

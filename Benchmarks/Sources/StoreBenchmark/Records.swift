@@ -57,6 +57,7 @@ func makeDatabase() throws -> (pool: DatabasePool, path: String) {
   let pool = try DatabasePool(path: path, configuration: configuration)
   try pool.write { db in
     try StateMachineTables.create(in: db)
+    try createUnindexedHistory(db)
     for table in [Toggle.databaseTableName, Countdown.databaseTableName] {
       try db.create(table: table) { t in
         t.column("id", .integer).primaryKey()

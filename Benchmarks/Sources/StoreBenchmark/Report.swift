@@ -32,7 +32,7 @@ func check(_ stores: Stores, _ cases: [StoreCase], fired: Int) async throws {
       let list = rows.joined(separator: ", ")
       let versions = try Int.fetchOne(db, sql: "SELECT SUM(sm_version) FROM \(table) WHERE id IN (\(list))")!
       let history = try Int.fetchOne(
-        db, sql: "SELECT COUNT(*) FROM sm_transitions WHERE machine = ? AND entity_id IN (\(list))", arguments: [table])!
+        db, sql: "SELECT COUNT(*) FROM \(c.history) WHERE machine = ? AND entity_id IN (\(list))", arguments: [table])!
       let deadlines = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sm_deadlines WHERE entity_id IN (\(list))")!
       let expectedHistory = ["B0", "S1"].contains(c.id) ? 0 : 2 * fired
       guard versions == 2 * fired, history == expectedHistory, deadlines == 0 else {

@@ -98,4 +98,11 @@ func report(_ cases: [StoreCase], _ speeds: [String: [Speed]]) {
     goal("S4 sync >= 5 x S2 sync (\(measure.name))", ratio("S4 sync", "S2 sync", speeds, m), 5)
     goal("S4 async >= 5 x S2 async (\(measure.name))", ratio("S4 async", "S2 async", speeds, m), 5)
   }
+  print()
+  print("What batching gives by hand (B1c's statements, no store), with and without P2's unique index:")
+  for mode in ["sync", "async"] {
+    for (batch, single) in [("B4", "B1c"), ("B4u", "B1u")] {
+      print(String(format: "%@ %@ / %@ %@ (CPU): %.2f", batch, mode, single, mode, ratio("\(batch) \(mode)", "\(single) \(mode)", speeds, \.cpu)))
+    }
+  }
 }
