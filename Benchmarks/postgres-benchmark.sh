@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The PostgreSQL store benchmark (issue 20 §4, PERSISTENCE.md §9 "Benchmark"), in one run: a
 # throwaway PostgreSQL 15 (.ci/postgres), the store's tables, pgbench on the same table (the
-# single-statement compare-and-set pgbench/cas.sql and the locked transaction pgbench/locked.sql),
+# single-statement compare-and-set pgbench/cas.sql, the locked transaction pgbench/locked.sql and
+# the store's own fast-path statement pgbench/fast.sql),
 # then `StoreBenchmark postgres`: B0, B1, S1–S3 and the fast path at 1, 8 and 32 concurrent tasks
 # on one PostgresClient, with pgbench's figures in its table and goals. See Benchmarks/README.md.
 #
@@ -62,8 +63,8 @@ run_pgbench() { # name base clients
 }
 
 echo "pgbench -M extended -c C -j min(C,2) -T $PGBENCH_SECONDS: name, clients, tps, p50 ms, p99 ms"
-for name in cas locked; do
-  base=$([ "$name" = cas ] && echo 7000 || echo 8000)
+for name in cas locked fast; do
+  case $name in cas) base=7000 ;; locked) base=8000 ;; fast) base=9000 ;; esac
   for i in "${!levels[@]}"; do run_pgbench "$name" $((base + 100 * i)) "${levels[$i]}"; done
 done
 # Every locked transaction wrote its row and one history row: the versions add up to the history.

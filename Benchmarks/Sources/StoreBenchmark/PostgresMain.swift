@@ -10,6 +10,9 @@
 //   --rounds 3         rounds per level, alternately forward and backward over the cases
 //   --only B0,fast     some cases
 //   --pgbench FILE     pgbench's figures (the script's TSV) to put in the table and the goals
+//   --nio-executor     run Swift concurrency's global executor on NIO's event loops (see below)
+//   --default-pool     postgres-nio's default pool (idle and keep-alive timers), not a warm one
+//   --keep-alive       a warm pool that keeps its connections alive (postgres-nio's keep-alive)
 
 import Foundation
 import PostgresNIO
@@ -25,6 +28,9 @@ struct PostgresOptions {
   var rounds = 3
   var only: Set<String>?
   var pgbench: String?
+  var nioExecutor = false
+  var warmPool = true
+  var keepAlive = false
 
   init(_ arguments: [String]) throws {
     var rest = arguments[...]
@@ -47,6 +53,9 @@ struct PostgresOptions {
       case "--rounds": rounds = Int(try number(option))
       case "--only": only = Set(try value(option).split(separator: ",").map(String.init))
       case "--pgbench": pgbench = try value(option)
+      case "--nio-executor": nioExecutor = true
+      case "--default-pool": warmPool = false
+      case "--keep-alive": keepAlive = true
       default: throw PostgresBenchmarkFailure("unknown option \(option)")
       }
     }
@@ -69,7 +78,16 @@ func runPostgresBenchmark(_ arguments: [String]) async throws {
     FileHandle.standardError.write(Data("StoreBenchmark postgres: \(error)\n".utf8))
     exit(2)
   }
-  let client = try makePostgresClient(options.url!, connections: options.clients.max()!)
+  // An application's choice that SwiftNIO offers to servers: the tasks run on the event loops
+  // that read the answers, so an answer resumes its task without waking a thread of the
+  // cooperative pool. Every row runs with it or without it.
+  if options.nioExecutor, !NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() {
+    FileHandle.standardError.write(Data("StoreBenchmark postgres: --nio-executor: too late to install\n".utf8))
+    exit(2)
+  }
+  let client = try makePostgresClient(
+    options.url!, connections: options.clients.max()!, warmPool: options.warmPool && !options.setup,
+    keepAlive: options.keepAlive)
   let running = Task { await client.run() }
   defer { running.cancel() }
   if options.setup {
@@ -81,7 +99,10 @@ func runPostgresBenchmark(_ arguments: [String]) async throws {
   let version = try await client.query("SHOW server_version", logger: PostgresStepLogger.logger).collect().first!
     .decode(String.self)
   print("StoreBenchmark postgres: PostgreSQL \(version), \(ProcessInfo.processInfo.activeProcessorCount) cores,", terminator: " ")
-  print("\(options.rounds) rounds x (\(options.warmup) s warm-up + \(options.duration) s) per case and level, \(Date())")
+  print("\(options.rounds) rounds x (\(options.warmup) s warm-up + \(options.duration) s) per case and level,", terminator: " ")
+  print("\(options.nioExecutor ? "NIO's event loops as the global executor" : "the default global executor"),", terminator: " ")
+  let pool = options.keepAlive ? "a warm pool with keep-alive" : "a warm pool (no idle or keep-alive timers)"
+  print("\(options.warmPool ? pool : "postgres-nio's default pool"), \(Date())")
 
   let cases = makePostgresCases(client).filter { options.only?.contains($0.id.rawValue) ?? true }
   var results: PostgresResults = [:]

@@ -73,10 +73,19 @@ enum PostgresRows {
   static let pgbenchCompareAndSet = 7000
   /// The first row of pgbench's locked-transaction runs (8000, 8100, 8200).
   static let pgbenchLocked = 8000
+  /// The first row of pgbench's runs of the store's fast-path statement (9000, 9100, 9200).
+  static let pgbenchFast = 9000
 }
 
-/// A running `PostgresClient` on the server at `url`, with a pool big enough for every task.
-func makePostgresClient(_ url: String, connections: Int) throws -> PostgresClient {
+/// A `PostgresClient` on the server at `url`, with a pool big enough for every task. With
+/// `warmPool`, every connection is a minimum connection and, unless `keepAlive`, none is kept
+/// alive: postgres-nio's pool otherwise schedules an idle-timeout and a keep-alive timer each time
+/// a query gives its connection back (a message to the pool's task and a sleeping task that the
+/// next lease cancels), which cost the client about 40 % of its CPU per event (README, *The
+/// PostgreSQL store*).
+func makePostgresClient(_ url: String, connections: Int, warmPool: Bool = false, keepAlive: Bool = false) throws
+  -> PostgresClient
+{
   guard let components = URLComponents(string: url), let host = components.host else {
     throw PostgresBenchmarkFailure("not a postgres:// URL: \(url)")
   }
@@ -84,6 +93,10 @@ func makePostgresClient(_ url: String, connections: Int) throws -> PostgresClien
     host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
     password: components.password, database: String(components.path.dropFirst()), tls: .disable)
   configuration.options.maximumConnections = connections
+  if warmPool {
+    configuration.options.minimumConnections = connections
+    if !keepAlive { configuration.options.keepAliveBehavior = nil }
+  }
   return PostgresClient(configuration: configuration)
 }
 
@@ -102,7 +115,7 @@ func createPostgresTables(_ client: PostgresClient) async throws {
   // The rows of the toggle cases and of pgbench, in state `off` at version 0, as the store's
   // `insert` writes them (a toggle arms no deadline); the countdowns through the store.
   let toggleBases = PostgresCaseID.allCases.filter { $0 != .s3 }.map(\.base)
-    + [PostgresRows.pgbenchCompareAndSet, PostgresRows.pgbenchLocked]
+    + [PostgresRows.pgbenchCompareAndSet, PostgresRows.pgbenchLocked, PostgresRows.pgbenchFast]
   for base in toggleBases {
     try await client.query(
       "INSERT INTO toggles (id, state) SELECT g, 'off' FROM generate_series(\(base), \(base + 3 * PostgresRows.perCase - 1)) g",

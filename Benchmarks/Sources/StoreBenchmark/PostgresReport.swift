@@ -34,7 +34,8 @@ func printPostgresReport(
   print("| Row | What |" + levels.map { " \($0) task\($0 == 1 ? "" : "s"): tps | p50 | p99 |" }.joined())
   print("|---|---|" + String(repeating: "--:|--:|--:|", count: levels.count))
   let pgbenchRows = [("cas", "pgbench: `cas.sql`, the single-statement compare-and-set"),
-    ("locked", "pgbench: `locked.sql`, the locked transaction")]
+    ("locked", "pgbench: `locked.sql`, the locked transaction"),
+    ("fast", "pgbench: `fast.sql`, the store's fast-path statement (its ceiling without client work)")]
   for (key, name) in pgbenchRows {
     guard let figures = pgbench[key] else { continue }
     print("| pgbench \(key) | \(name) |" + levels.map { level in
@@ -59,10 +60,17 @@ func printPostgresReport(
     guard let rows = results[row]?[level], let figures = pgbench[key]?[level] else { return nil }
     return median(rows.map(\.tps)) / figures.tps
   }
+  // Two pgbench runs.
+  func ratio(pgbench key: String, _ baseline: String, _ level: Int) -> Double? {
+    guard let row = pgbench[key]?[level], let base = pgbench[baseline]?[level] else { return nil }
+    return row.tps / base.tps
+  }
   let ratios: [(name: String, goal: Double?, value: (Int) -> Double?)] = [
     ("fast path ÷ pgbench cas", 0.8, { ratio(.fast, pgbench: "cas", $0) }),
     ("S2 ÷ B1", 0.8, { ratio(.s2, .b1, $0) }),
     ("fast path ÷ B0", 0.8, { ratio(.fast, .b0, $0) }),
+    ("pgbench fast ÷ pgbench cas (the statement)", nil, { ratio(pgbench: "fast", "cas", $0) }),
+    ("fast path ÷ pgbench fast (the client)", nil, { ratio(.fast, pgbench: "fast", $0) }),
     ("B0 ÷ pgbench cas", nil, { ratio(.b0, pgbench: "cas", $0) }),
     ("B1 ÷ pgbench locked", nil, { ratio(.b1, pgbench: "locked", $0) }),
     ("S1 ÷ B1", nil, { ratio(.s1, .b1, $0) }),
