@@ -28,6 +28,8 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// references to ``stepCallbackObjects``, which keeps them alive.
   @usableFromInline let stepCallbacks: [Unmanaged<StepCallbacks<Model>>]
   private let stepCallbackObjects: [StepCallbacks<Model>]
+  /// The `Transition` of each flat candidate of a full slot, for a step without a payload.
+  @usableFromInline let stepTransitions: StepTransitions
 
   /// Why the definition is invalid, or `nil` if it is valid.
   public let definitionError: DefinitionError?
@@ -56,6 +58,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
     transitionNames = TransitionNames(states: compiled.states, events: compiled.events)
     stepCallbackObjects = StepCallbacks.table(compiled)
     stepCallbacks = stepCallbackObjects.map { Unmanaged.passUnretained($0) }
+    stepTransitions = StepTransitions(compiled, names: transitionNames)
   }
 
   /// Builds a definition and throws if it is invalid.

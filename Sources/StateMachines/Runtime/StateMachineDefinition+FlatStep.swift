@@ -92,17 +92,37 @@ extension StateMachineDefinition {
     } catch {
       return failed(eventName(event), transitionHappened: false, error)
     }
+    // One Transition for the whole step, handed to every callback as it is: without a payload,
+    // the candidate's, built with the definition and borrowed, else one built here: a reference
+    // to the definition's names, three indices and the payload (no string copied).
+    if payload == nil, let prebuilt = stepTransitions.byCandidate[selected] {
+      return prebuilt._withUnsafeGuaranteedRef {
+        flatTransition(event, payload, model, from: from, selected, $0.transition, noting: noting)
+      }
+    }
     let target = compiled.candidates[selected].target
     let to = target >= 0 ? target : from
-    let isExternal = !compiled.candidates[selected].isInternal
-    let selectedTerminates = compiled.candidates[selected].terminates
-    // One Transition for the whole step, handed to every callback as it is: a reference to the
-    // definition's names and three indices, so building and passing it copies no string.
     // (Without a payload, a `nil` of its own: copying the optional existential is a generic call.)
     let transition =
       payload == nil
       ? Transition(transitionNames, event: event, from: from, to: to)
       : Transition(transitionNames, event: event, from: from, to: to, payload: payload)
+    return flatTransition(event, payload, model, from: from, selected, transition, noting: noting)
+  }
+
+  /// Steps 3–9 of ``flatStep(_:_:_:noting:)``: the `selected` candidate's transition from `from`,
+  /// described by `transition` (borrowed, never copied by the step). The optimiser keeps it out
+  /// of line in the closure that borrows the candidate's `Transition`, which costs less than the
+  /// `Transition` it saves; `@_transparent` inlined it there, but copied the `Transition`.
+  @inlinable @inline(__always)
+  func flatTransition(
+    _ event: Int32, _ payload: (any Sendable)?, _ model: Model, from: Int32, _ selected: Int,
+    _ transition: Transition, noting: Bool
+  ) -> StepOutcome {
+    let target = compiled.candidates[selected].target
+    let to = target >= 0 ? target : from
+    let isExternal = !compiled.candidates[selected].isInternal
+    let selectedTerminates = compiled.candidates[selected].terminates
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
     let announces = announces(model)
     let callbacks = stepCallbacks[Int(event)]
