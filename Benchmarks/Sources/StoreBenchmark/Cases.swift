@@ -79,14 +79,7 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
       async: { count in
         for _ in 0..<count { try await pool.write { db in try selectCompareAndSetHistory(db, id: b1.async[0]) } }
       }, rows: b1.sync + b1.async),
-    StoreCase(
-      id: "B1c", name: "B1 with cached statements", batch: 1,
-      sync: { count in
-        for _ in 0..<count { try pool.write { db in try selectCompareAndSetHistoryCached(db, id: b1c.sync[0]) } }
-      },
-      async: { count in
-        for _ in 0..<count { try await pool.write { db in try selectCompareAndSetHistoryCached(db, id: b1c.async[0]) } }
-      }, rows: b1c.sync + b1c.async),
+    byHand("B1c", "B1 with cached statements", pool, b1c),
     byHand("B4", "100 × B1c in one write", pool, b4),
     byHand("B1u", "B1c, history without P2's unique index", pool, b1u, history: unindexedHistory),
     byHand("B4u", "100 × B1u in one write", pool, b4u, history: unindexedHistory),
@@ -117,7 +110,7 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
   ]
 }
 
-/// B4, B1u, B4u: B1c on each of `rows` (one row: one per transaction; 100: all in one).
+/// B1c, B4, B1u, B4u: B1c's statements on each of `rows` (one row: one per transaction; 100: all in one).
 private func byHand(
   _ id: String, _ name: String, _ pool: DatabasePool, _ rows: (sync: [Int], async: [Int]),
   history: String = "sm_transitions"
