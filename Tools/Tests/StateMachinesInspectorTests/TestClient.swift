@@ -62,7 +62,8 @@ final class SSEReader: @unchecked Sendable {
     var seq: Int { json["seq"] as? Int ?? -1 }
   }
 
-  let socket: AsyncSocket
+  private let socket: AsyncSocket
+  private var isClosed = false
   private(set) var status = 0
   private var raw: [UInt8] = []
   private var body: [UInt8] = []
@@ -70,6 +71,8 @@ final class SSEReader: @unchecked Sendable {
   private var bodyStart = 0
   private var headerDone = false
   private(set) var heartbeats = 0
+  /// How many events arrived so far (what a test reports when the connection ends early).
+  private(set) var received = 0
 
   init(port: UInt16, token: String, lastEventID: String? = nil, receiveBuffer: Int32? = nil) async throws {
     socket = try await AsyncSocket.connected(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
@@ -79,7 +82,15 @@ final class SSEReader: @unchecked Sendable {
     try await socket.write(Data(TestClient.head("GET", "/api/stream", port: port, headers: headers, body: "", close: false).utf8))
   }
 
-  deinit { try? socket.close() }
+  deinit { close() }
+
+  /// Closes the connection, once: a second `close(2)` of the same number would close whatever
+  /// descriptor another test running at the same time opened since under that number.
+  func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    try? socket.close()
+  }
 
   /// Reads until `count` events (not comments) arrived or the time is up; returns them.
   func events(_ count: Int, within seconds: Double = 10) async throws -> [Event] {
@@ -162,7 +173,10 @@ final class SSEReader: @unchecked Sendable {
         if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
         if line.hasPrefix(":") { heartbeats += 1 }
       }
-      if !data.isEmpty { return Event(id: id, data: data.joined(separator: "\n")) }
+      if !data.isEmpty {
+        received += 1
+        return Event(id: id, data: data.joined(separator: "\n"))
+      }
     }
     return nil
   }
