@@ -37,8 +37,10 @@ struct StepPlans: Sendable {
     @usableFromInline let entries: Span
     /// The entered compound states whose initial action runs.
     @usableFromInline let defaultEntries: Span
-    /// `exits` and `entries` without the states that run nothing (no actions, triggers or initial
-    /// action): what the step walks when no one is told of each state.
+    /// `transitions`, `exits` and `entries` without the transitions and states that run nothing
+    /// (no action; no actions, triggers or initial action): what the step walks when no one is
+    /// told of each state or internal transition.
+    @usableFromInline let transitionsWithCode: Span
     @usableFromInline let exitsWithCode: Span
     @usableFromInline let entriesWithCode: Span
     /// The configuration the machine ends in: the leaf (nested) or the configuration number.
@@ -128,8 +130,11 @@ struct StepPlans: Sendable {
     let exitSpan = span(exits)
     let entrySpan = span(entries)
     let defaultSpan = span(defaultEntries)
-    // The lists without the states that run nothing, appended straight to the pool.
+    // The lists without the transitions and states that run nothing, appended straight to the pool.
     var start = Int32(pool.count)
+    for index in transitions where chart.transitions[Int(index)].action != nil { pool.append(index) }
+    let transitionsWithCode = Span(start: start, end: Int32(pool.count))
+    start = Int32(pool.count)
     for state in exits where code.state(state) { pool.append(state) }
     let exitsWithCode = Span(start: start, end: Int32(pool.count))
     start = Int32(pool.count)
@@ -140,7 +145,8 @@ struct StepPlans: Sendable {
     let entriesWithCode = Span(start: start, end: Int32(pool.count))
     return PlannedCandidate(
       transitions: transitionSpan, exits: exitSpan, entries: entrySpan, defaultEntries: defaultSpan,
-      exitsWithCode: exitsWithCode, entriesWithCode: entriesWithCode, next: next,
+      transitionsWithCode: transitionsWithCode, exitsWithCode: exitsWithCode, entriesWithCode: entriesWithCode,
+      next: next,
       isGuarded: transitions.contains { chart.transitions[Int($0)].guardBody != nil }, historyPlan: historyPlan)
   }
 
