@@ -222,13 +222,18 @@ struct MemberGenerator {
     )
   }
 
+  /// An event's method, its payload variant and its `can…` query. The method is
+  /// `@inline(__always)`: its inlined part (the tiers of ``StateMachineDefinition/fire(_:on:)``)
+  /// runs a transition without code, and one whose only code is an `after` callback, without a
+  /// call into the library, which pays only if the method itself is inlined into its caller; left
+  /// to the optimiser, it is too large for that.
   private func eventMembers(_ event: GeneratedName) -> [String] {
     let id = "ids.event_\(event.identifier)"
     let (ids, definition) = idsAndDefinition
     return [
       """
       /// Fires event \(literal(event.name)). Returns whether a transition happened.
-      @discardableResult
+      @discardableResult @inline(__always)
       \(modifiers)func \(event.identifier)() -> Bool {
         \(ids)return \(definition)._$fire(ids.definition, \(id), on: self)
       }

@@ -53,7 +53,7 @@ enum ExpectedMembers {
     let capitalized = identifier.prefix(1).uppercased() + identifier.dropFirst()
     return """
         /// Fires event "\(name)". Returns whether a transition happened.
-        @discardableResult
+        @discardableResult @inline(__always)
         func \(identifier)() -> Bool {
           let ids = \(className)._$stateMachineIDs
           return \(definition(className))._$fire(ids.definition, ids.event_\(identifier), on: self)

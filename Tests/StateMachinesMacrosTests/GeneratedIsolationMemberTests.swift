@@ -91,7 +91,7 @@ import Testing
           private static let _$stateMachineIDs = _$StateMachineIDs(Screen.stateMachine)
 
           /// Fires event "show". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func show() -> Bool {
             let ids = Screen._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Screen>._$fire(ids.definition, ids.event_show, on: self)
@@ -184,7 +184,7 @@ import Testing
           private static let _$stateMachineIDs = _$StateMachineIDs(Counter.stateMachine)
 
           /// Fires event "start". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func start() -> Bool {
             let ids = Counter._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Counter>._$fire(ids.definition, ids.event_start, on: self)

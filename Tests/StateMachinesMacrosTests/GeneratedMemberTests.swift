@@ -92,7 +92,7 @@ import Testing
           private static let _$stateMachineIDs = _$StateMachineIDs(Subscription.stateMachine)
 
           /// Fires event "activate". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func activate() -> Bool {
             let ids = Subscription._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_activate, on: self)
@@ -112,7 +112,7 @@ import Testing
           }
 
           /// Fires event "suspend". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func suspend() -> Bool {
             let ids = Subscription._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_suspend, on: self)
@@ -132,7 +132,7 @@ import Testing
           }
 
           /// Fires event "unsuspend". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func unsuspend() -> Bool {
             let ids = Subscription._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_unsuspend, on: self)
@@ -152,7 +152,7 @@ import Testing
           }
 
           /// Fires event "terminate". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func terminate() -> Bool {
             let ids = Subscription._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Subscription>._$fire(ids.definition, ids.event_terminate, on: self)
@@ -257,7 +257,7 @@ import Testing
           private static let _$stateMachineIDs = _$StateMachineIDs(Door.stateMachine)
 
           /// Fires event "open". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           public func open() -> Bool {
             let ids = Door._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Door>._$fire(ids.definition, ids.event_open, on: self)
@@ -350,7 +350,7 @@ import Testing
           private static let _$stateMachineIDs = _$StateMachineIDs(Lamp.stateMachine)
 
           /// Fires event "switchOn". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           final func switchOn() -> Bool {
             let ids = Lamp._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Lamp>._$fire(ids.definition, ids.event_switchOn, on: self)

@@ -146,7 +146,7 @@ import Testing
           private static let _$stateMachineIDs = _$StateMachineIDs(Valve.machine)
 
           /// Fires event "turn". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func turn() -> Bool {
             let ids = Valve._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Valve>._$fire(ids.definition, ids.event_turn, on: self)

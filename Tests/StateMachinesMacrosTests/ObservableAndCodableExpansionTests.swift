@@ -74,7 +74,7 @@ import Testing
           private static let _$stateMachineIDs = _$StateMachineIDs(Toggle.stateMachine)
 
           /// Fires event "flip". Returns whether a transition happened.
-          @discardableResult
+          @discardableResult @inline(__always)
           func flip() -> Bool {
             let ids = Toggle._$stateMachineIDs
             return StateMachines.StateMachineDefinition<Toggle>._$fire(ids.definition, ids.event_flip, on: self)

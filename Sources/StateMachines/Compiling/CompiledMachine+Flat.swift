@@ -109,7 +109,7 @@ extension CompiledMachine {
     columnHeight = states.count
     var fastSlots = [TransitionSlot](
       repeating: builder.log != nil ? .full : .none, count: states.count * (events.count + 1))
-    var lightTransitionObjects: [LightTransition<Model>] = []
+    var lightSlots: [(position: Int, transition: LightTransition<Model>)] = []
     var candidates: [FlatCandidate] = []
     var candidateDeclarations: [Int32] = []
     var rowStarts: [Int32] = [0]
@@ -159,9 +159,7 @@ extension CompiledMachine {
         case .none: fastSlots[slotIndex] = .none
         case .fast(let target): fastSlots[slotIndex] = .fast(target)
         case .full: fastSlots[slotIndex] = .full
-        case .light(let transition):
-          fastSlots[slotIndex] = .light(lightTransitionObjects.count, guarded: transition.guardBox != nil)
-          lightTransitionObjects.append(transition)
+        case .light(let transition): lightSlots.append((slotIndex, transition))
         }
         candidates += slot
         rowEvents.append(event)
@@ -171,8 +169,8 @@ extension CompiledMachine {
       }
       rowStarts.append(Int32(rowEvents.count))
     }
+    (lightTransitionObjects, soleAfterSlotLimit) = LightTransition.place(lightSlots, in: &fastSlots)
     self.fastSlots = fastSlots
-    self.lightTransitionObjects = lightTransitionObjects
     lightTransitions = lightTransitionObjects.map { Unmanaged.passUnretained($0) }
     // An event with transitions from one state only compares the state instead of loading the
     // table (not with a log, where every slot takes the full step).

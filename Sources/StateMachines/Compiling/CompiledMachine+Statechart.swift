@@ -129,6 +129,7 @@ extension CompiledMachine {
     eventIDs = Self.eventIDs(fastSlots, onlySources: onlySources, columnHeight: tree.count, identity: identity)
     lightTransitions = []
     lightTransitionObjects = []
+    soleAfterSlotLimit = .min
     candidateRows = CandidateRows(emptyWith: tree.count)
     candidates = []
     candidateDeclarations = []

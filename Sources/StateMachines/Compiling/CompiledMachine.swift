@@ -74,6 +74,11 @@ struct CompiledMachine<Model> {
   /// references to ``lightTransitionObjects``, which keeps them alive.
   @usableFromInline let lightTransitions: [Unmanaged<LightTransition<Model>>]
   let lightTransitionObjects: [LightTransition<Model>]
+  /// The light slots at or below this value are those of transitions whose only code is one
+  /// `after` callback (``LightTransition/soleAfterCallback``), last in ``lightTransitions``:
+  /// one compare tells them apart for the inlined part of an event method, which runs them itself.
+  /// `Int32.min` when there are none.
+  @usableFromInline let soleAfterSlotLimit: Int32
 
   /// Where each (state, event)'s candidates are in ``candidates``: specific from-states first,
   /// then wildcards, each in declaration order.
@@ -132,6 +137,7 @@ struct CompiledMachine<Model> {
       identity: identity)
     lightTransitions = []
     lightTransitionObjects = []
+    soleAfterSlotLimit = .min
     candidateRows = CandidateRows(emptyWith: states.count)
     candidates = []
     candidateDeclarations = []

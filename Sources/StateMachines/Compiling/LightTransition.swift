@@ -36,3 +36,22 @@ final class LightTransition<Model> {
       guardBox == nil && before.isEmpty && after.count == 1 ? Unmanaged.passUnretained(after[0]) : nil
   }
 }
+
+extension LightTransition {
+  /// Orders the light transitions of a definition's `slots` (their positions in `fastSlots`) and
+  /// writes each one's light slot there. Those whose only code is one `after` callback come last,
+  /// so that their slots are the lowest: returns the highest of those, or `Int32.min` if there are
+  /// none (``CompiledMachine/soleAfterSlotLimit``).
+  static func place(
+    _ slots: [(position: Int, transition: LightTransition)], in fastSlots: inout [TransitionSlot]
+  ) -> (transitions: [LightTransition], soleAfterSlotLimit: Int32) {
+    let ordered = slots.filter { $0.transition.soleAfterCallback == nil } + slots.filter { $0.transition.soleAfterCallback != nil }
+    var soleAfterSlotLimit = Int32.min
+    for (index, (position, transition)) in ordered.enumerated() {
+      let slot = TransitionSlot.light(index, guarded: transition.guardBox != nil)
+      fastSlots[position] = slot
+      if transition.soleAfterCallback != nil { soleAfterSlotLimit = max(soleAfterSlotLimit, slot.rawValue) }
+    }
+    return (ordered.map(\.transition), soleAfterSlotLimit)
+  }
+}

@@ -158,7 +158,9 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
       _ = rejectUnknown(event, model)
       return false
     }
-    if payload == nil { return fire(eventID(index: index), model, modelChecked: modelChecked) }
+    if payload == nil {
+      return fire(eventID(index: index), model, modelChecked: modelChecked, soleAfterInPlace: false)
+    }
     return fire(eventID(index: index), payload: payload, on: model)
   }
 

@@ -22,7 +22,7 @@ extension StateMachineDefinition {
   @_documentation(visibility: internal)
   public static func _$fire(_ definition: UnsafeRawPointer, _ event: StateMachineEventID, on model: Model) -> Bool {
     Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
-      $0.fire(event, model, modelChecked: true)
+      $0.fire(event, model, modelChecked: true, soleAfterInPlace: true)
     }
   }
 

@@ -19,11 +19,15 @@ extension StateMachineDefinition {
   /// is one call away.
   @inlinable @inline(__always)
   public func fire(_ event: StateMachineEventID, on model: Model) -> Bool {
-    fire(event, model, modelChecked: false)
+    fire(event, model, modelChecked: false, soleAfterInPlace: true)
   }
 
+  /// ``fire(_:on:)``. `soleAfterInPlace`: whether a light transition whose only code is one
+  /// `after` callback runs here (``fireSoleAfter(_:_:_:)``) rather than in ``fireSlot(_:_:_:)``:
+  /// `true` for a generated method; `false` where this is inlined into a larger path (`fire` by
+  /// name), which its size would keep from being inlined in turn.
   @inlinable @inline(__always)
-  func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool) -> Bool {
+  func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool, soleAfterInPlace: Bool) -> Bool {
     guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign(event, model) }
     // The lock is `nil` or not for every object of a class, so a class without one has no lock
     // code here, and a `Sendable` one takes the same fast path under its lock.
@@ -42,7 +46,41 @@ extension StateMachineDefinition {
       lock?.unlock()
       return false
     }
+    if soleAfterInPlace, slot.rawValue <= compiled.soleAfterSlotLimit {
+      return fireSoleAfter(slot, event.index, model)
+    }
     return fireSlot(slot, event.index, model)
+  }
+
+  /// Runs the light transition of `slot`, whose only code is one `after` callback (the commonest
+  /// light transition), on an object whose flags the inlined part of ``fire(_:on:)`` found clear,
+  /// under its lock if it has one. Inlined there for a generated method, so that the event costs
+  /// no call into the library and no saved registers; ``fireSlot(_:_:_:)`` runs it otherwise.
+  @inlinable @inline(__always)
+  func fireSoleAfter(_ slot: TransitionSlot, _ event: Int32, _ model: Model) -> Bool {
+    let light = compiled.lightTransitions.withUnsafeBufferPointer { $0[slot.lightIndex] }
+    // The state is written first (the light tier is only taken by objects whose state hooks run
+    // no code, ``StateMachineObject/_$stateMachineHasStateHooks``).
+    model._$stateMachineStorage.stateIndex = light._withUnsafeGuaranteedRef { $0.target }
+    takeForLightStep(model)
+    // An error does not undo the transition.
+    try? light._withUnsafeGuaranteedRef { $0.soleAfterCallback.unsafelyUnwrapped }
+      ._withUnsafeGuaranteedRef { try $0.body(model) }
+    _ = endRun(model, event: event)
+    return true
+  }
+
+  /// Takes the machine for a light step, where this thread may write the storage (no lock, or
+  /// under it): sets the busy mark, then releases the lock, if there is one, and records on
+  /// `ThreadSteps` that this thread owns the machine, so that an event its callbacks fire is
+  /// queued rather than waited for.
+  @inlinable @inline(__always)
+  func takeForLightStep(_ model: Model) {
+    model._$stateMachineStorage.isBusy = true
+    if let lock = model._$stateMachineLock {
+      lock.unlock()
+      ThreadSteps.push(lock)
+    }
   }
 
   /// The fast-table slot of `event` in `model`'s current state, or `nil` when the object must
@@ -66,46 +104,10 @@ extension StateMachineDefinition {
       lock.unlock()
       return fireFully(event, model)
     }
-    let (light, soleAfterCallback) = beginLight(slot, model)
-    if let lock {
-      lock.unlock()
-      ThreadSteps.push(lock)
-    }
-    return finishLight(light, soleAfterCallback, event, model)
-  }
-
-  /// Takes the machine for the light transition of `slot`, where this thread may write the
-  /// storage (no lock, or under it): sets the busy mark and, for the commonest light transition,
-  /// one `after` callback, writes the state right away (the light tier is only taken by objects
-  /// whose state hooks run no code, ``StateMachineObject/_$stateMachineHasStateHooks``). Returns
-  /// the transition and that callback, if it is one.
-  @inlinable @inline(__always)
-  func beginLight(
-    _ slot: TransitionSlot, _ model: Model
-  ) -> (Unmanaged<LightTransition<Model>>, soleAfterCallback: Unmanaged<PlainCallbackBox<Model>>?) {
+    if slot.rawValue <= compiled.soleAfterSlotLimit { return fireSoleAfter(slot, event, model) }
     let light = compiled.lightTransitions[slot.lightIndex]
-    model._$stateMachineStorage.isBusy = true
-    let soleAfterCallback = light._withUnsafeGuaranteedRef { $0.soleAfterCallback }
-    if soleAfterCallback != nil {
-      model._$stateMachineStorage.stateIndex = light._withUnsafeGuaranteedRef { $0.target }
-    }
-    return (light, soleAfterCallback)
-  }
-
-  /// Runs a light transition begun by ``beginLight(_:_:)``, outside the lock, and ends the run.
-  @inlinable @inline(__always)
-  func finishLight(
-    _ light: Unmanaged<LightTransition<Model>>, _ soleAfterCallback: Unmanaged<PlainCallbackBox<Model>>?,
-    _ event: Int32, _ model: Model
-  ) -> Bool {
-    let happened: Bool
-    if let soleAfterCallback {
-      // An error does not undo the transition.
-      try? soleAfterCallback._withUnsafeGuaranteedRef { try $0.body(model) }
-      happened = true
-    } else {
-      happened = fireLight(light, model)
-    }
+    takeForLightStep(model)
+    let happened = fireLight(light, model)
     _ = endRun(model, event: event)
     return happened
   }
@@ -201,7 +203,7 @@ extension StateMachineDefinition {
 
   /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
   /// state, `after` callbacks (one whose only code is an `after` callback is run by
-  /// ``finishLight(_:_:_:_:)`` itself). A failing or throwing guard, or a throwing
+  /// ``fireSoleAfter(_:_:_:)``). A failing or throwing guard, or a throwing
   /// `before` callback, changes nothing (the events they fired are dropped too); a throwing
   /// `after` callback skips the rest and the new state stands.
   @inlinable @inline(__always)
