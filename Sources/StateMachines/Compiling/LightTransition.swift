@@ -45,7 +45,9 @@ extension LightTransition {
   static func place(
     _ slots: [(position: Int, transition: LightTransition)], in fastSlots: inout [TransitionSlot]
   ) -> (transitions: [LightTransition], soleAfterSlotLimit: Int32) {
-    let ordered = slots.filter { $0.transition.soleAfterCallback == nil } + slots.filter { $0.transition.soleAfterCallback != nil }
+    let ordered =
+      slots.filter { $0.transition.soleAfterCallback == nil }
+      + slots.filter { $0.transition.soleAfterCallback != nil }
     var soleAfterSlotLimit = Int32.min
     for (index, (position, transition)) in ordered.enumerated() {
       let slot = TransitionSlot.light(index, guarded: transition.guardBox != nil)
