@@ -8,9 +8,9 @@ import Testing
 // `Sendable` one. These tests pin that it keeps the light tier's semantics on both, and that the
 // one compare that picks such a slot (`CompiledMachine.soleAfterSlotLimit`) picks exactly those.
 
-/// `ring` (silent → ringing) runs one `after` callback, which fires `hush` (ringing → silent),
-/// another sole `after` transition, and then `hush` again, which the machine rejects once the
-/// first has run. `knock` has a `before` and an `after` callback: a light slot of the other kind.
+/// `ring` (silent → ringing) runs one `after` callback, which reads the state and fires `hush`
+/// (ringing → silent), another sole `after` transition. `knock` has a `before` and an `after`
+/// callback: a light slot of the other kind.
 @StateMachine
 final class SendableDoorbell: @unchecked Sendable {
   let recorder = TestRecorder()
@@ -55,8 +55,9 @@ final class PlainDoorbell {
   @Test(.timeLimit(.minutes(1)))
   func onASendableClassTheCallbackRunsOutsideTheLockAndWhatItFiresIsQueued() {
     let bell = SendableDoorbell()
-    // On another thread, waited for with a deadline: if the callback's thread did not own the
-    // machine, its `hush` would wait for the busy mark it holds itself, for ever.
+    // On another thread, waited for with a deadline: if the callback ran under the lock, reading
+    // the state and firing `hush` would wait for that lock; if its thread did not own the
+    // machine, `hush` would wait for the busy mark it holds itself. Either way, for ever.
     #expect(ringOnAnotherThread(bell) == true)
     #expect(bell.isSilent)
     #expect(
