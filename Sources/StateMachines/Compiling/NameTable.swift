@@ -8,6 +8,10 @@
 /// precomposed and `"e\u{301}"` are one name. Equal ASCII strings have equal bytes, so the byte
 /// hash finds every ASCII spelling; a miss falls back to ``canonicalIndex(of:)``, which finds the
 /// other spellings. The fast path is unchanged for a name that is in the table.
+///
+/// A name that fits in a small string (at most 15 UTF-8 bytes: every event name in practice) is
+/// looked up first by the string's own words, in ``SmallNameTable``, with no hashing of bytes
+/// and no call: the lookup of `fire("suspend")`.
 @usableFromInline
 struct NameTable: Sendable {
   /// `index + 1` of the name in that slot in the low 32 bits, the high 32 bits of its hash
@@ -18,6 +22,8 @@ struct NameTable: Sendable {
   /// Every name by `String` key (whose hashing is canonical), when some name is not ASCII: the
   /// fallback of a miss. `nil` for an all-ASCII table, the common case.
   @usableFromInline let canonical: [String: Int32]?
+  /// The names that are small strings, by their words: the first lookup.
+  @usableFromInline let small: SmallNameTable
 
   /// A table of `names`; the first of two equal names wins, however each is spelled.
   init(_ names: [String]) {
@@ -34,6 +40,7 @@ struct NameTable: Sendable {
     var capacity = 4
     while capacity < names.count * 2 { capacity <<= 1 }
     var slots = [UInt64](repeating: 0, count: capacity)
+    var entered: [Int] = []
     for (index, name) in names.enumerated() {
       if let canonical, canonical[name] != Int32(index) { continue }
       let hash = Self.hash(name)
@@ -46,14 +53,27 @@ struct NameTable: Sendable {
         }
         slot = (slot + 1) & (capacity - 1)
       }
-      if !duplicate { slots[slot] = Self.tag(hash) | UInt64(index + 1) }
+      if !duplicate {
+        slots[slot] = Self.tag(hash) | UInt64(index + 1)
+        entered.append(index)
+      }
     }
     self.slots = slots
+    small = SmallNameTable(names, indices: entered)
   }
 
   /// The index of `name`, or `nil` if it is not in the table.
-  @inlinable
+  @inlinable @inline(__always)
   func index(of name: String) -> Int32? {
+    if let index = small.index(of: name) { return index }
+    return byteIndex(of: name)
+  }
+
+  /// ``index(of:)`` by the bytes of `name`: a name that is not a small string, or is spelled
+  /// otherwise than declared, or is not in the table. Out of line: the lookups of the declared
+  /// small names never come here.
+  @usableFromInline @inline(never)
+  func byteIndex(of name: String) -> Int32? {
     let mask = slots.count &- 1
     let hash = Self.hash(name)
     let tag = Self.tag(hash)

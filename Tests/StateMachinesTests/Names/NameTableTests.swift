@@ -35,6 +35,45 @@ struct NameTableTests {
     #expect(NameTable.hash(built) == NameTable.hash("suspend"))
     #expect(NameTable(["suspend"]).index(of: built) == 0)
   }
+
+  @Test("a small name is found by its words; the byte lookup agrees on random names of every small length")
+  func smallNamesByWords() {
+    let table = NameTable(["activate", "suspend", "unsuspend", "pendingActivation", "état", "on", "on"])
+    #expect(table.small.index(of: "suspend") == 1)
+    #expect(table.small.index(of: "unsuspend") == 2)
+    #expect(table.small.index(of: "état") == 4)
+    #expect(table.small.index(of: "on") == 5)
+    // Not small (16 bytes or more): left to the byte lookup, which finds it.
+    #expect(table.small.index(of: "pendingActivation") == nil)
+    #expect(table.index(of: "pendingActivation") == 3)
+    var generator = SystemRandomNumberGenerator()
+    let alphabet: [Character] = ["a", "z", "0", "_", ".", "é", "ß", "日", "\u{0}", "\u{7F}"]
+    let names = (0..<300).map { count in
+      String((0..<count % 18).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+    let random = NameTable(names)
+    for name in names + names.map({ $0 + "x" }) {
+      let declared = names.firstIndex(of: name).map { Int32($0) }
+      #expect(random.index(of: name) == declared, "\(name.debugDescription)")
+      #expect(random.small.index(of: name) == nil || random.small.index(of: name) == declared)
+      #expect(random.byteIndex(of: name) == declared, "\(name.debugDescription)")
+    }
+  }
+
+  @Test("a short name held in heap storage (not a small string) is found like its literal")
+  func shortNameInHeapStorage() {
+    // Capacity beyond the 15 bytes of a small string: the bytes live in native storage.
+    let heap = String(unsafeUninitializedCapacity: 64) { buffer in
+      let bytes = Array("suspend".utf8)
+      for (offset, byte) in bytes.enumerated() { buffer[offset] = byte }
+      return bytes.count
+    }
+    let table = NameTable(["activate", "suspend", heap + "ed"])
+    #expect(table.index(of: heap) == 1)
+    #expect(table.index(of: "suspended") == 2)
+    // Declared from heap storage, the name is still entered by its small form.
+    #expect(NameTable([heap]).small.index(of: "suspend") == 0)
+  }
 }
 
 /// Names compare by canonical equivalence (SEMANTICS §Names): the table finds a name in any
