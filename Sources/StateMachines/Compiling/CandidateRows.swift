@@ -14,6 +14,14 @@ struct CandidateRows: Sendable {
   @usableFromInline let candidateStarts: [Int32]
 
   init(rowStarts: [Int32], events: [Int32], candidateStarts: [Int32]) {
+    // What lets ``range(state:event:)`` read without bounds checks, checked once here: the rows
+    // start at 0, ascend and end at the last event, and every event has its candidates' start and
+    // end. (The compiler builds them so; a violation is a bug of the library, not bad input.)
+    precondition(
+      rowStarts.first == 0 && rowStarts.last == Int32(events.count)
+        && zip(rowStarts, rowStarts.dropFirst()).allSatisfy { $0 <= $1 }
+        && candidateStarts.count == events.count + 1,
+      "inconsistent candidate rows")
     self.rowStarts = rowStarts
     self.events = events
     self.candidateStarts = candidateStarts
@@ -29,14 +37,19 @@ struct CandidateRows: Sendable {
   @inlinable @inline(__always)
   func range(state: Int32, event: Int32) -> Range<Int> {
     guard state >= 0, Int(state) + 1 < rowStarts.count else { return 0..<0 }
-    var low = Int(rowStarts[Int(state)])
-    let rowEnd = Int(rowStarts[Int(state) + 1])
-    var high = rowEnd
-    while low < high {
-      let middle = (low &+ high) >> 1
-      if events[middle] < event { low = middle &+ 1 } else { high = middle }
+    // In bounds by the checks of `init` and the one above: read unchecked (row 7f: -10).
+    let (low, rowEnd) = rowStarts.withUnsafeBufferPointer {
+      (Int($0[Int(state)]), Int($0[Int(state) &+ 1]))
     }
-    guard low < rowEnd, events[low] == event else { return 0..<0 }
-    return Int(candidateStarts[low])..<Int(candidateStarts[low + 1])
+    return events.withUnsafeBufferPointer { events in
+      var low = low
+      var high = rowEnd
+      while low < high {
+        let middle = (low &+ high) >> 1
+        if events[middle] < event { low = middle &+ 1 } else { high = middle }
+      }
+      guard low < rowEnd, events[low] == event else { return 0..<0 }
+      return candidateStarts.withUnsafeBufferPointer { Int($0[low])..<Int($0[low &+ 1]) }
+    }
   }
 }

@@ -49,6 +49,9 @@ extension StateMachineDefinition {
     if soleAfterInPlace, slot.rawValue <= compiled.soleAfterSlotLimit {
       return fireSoleAfter(slot, event.index, model)
     }
+    // The full step of an object without a lock is called from here, not through `fireSlot`
+    // (rows 7f and 9: one call less).
+    if lock == nil, slot == .full { return fireIdle(event.index, model) }
     return fireSlot(slot, event.index, model)
   }
 
