@@ -53,17 +53,6 @@ enum MachineGuard<Model> {
 enum MachineEntryAction<Model> {
   case callback(MachineCallback<Model>)
   case then((Model, Transition) throws -> NextStep?)
-
-  @inlinable
-  func callAsFunction(_ model: Model, _ transition: () -> Transition) throws -> NextStep? {
-    switch self {
-    case .callback(let callback):
-      try callback(model, transition)
-      return nil
-    case .then(let body):
-      return try body(model, transition())
-    }
-  }
 }
 
 /// A plain callback in a box, so the light tier can call it through an unowned, guaranteed

@@ -133,6 +133,8 @@ extension StateMachineDefinition {
       }
       if isExternal {
         if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(stateName(from))'") }
+        // Not `runExitActions`: its closure would copy the borrowed `Transition` for a callback
+        // that takes it, and made this step larger (row 7f: +45).
         for action in compiled.exitActions[Int(from)] { try action(model, transition) }
       }
       try compiled.candidates[selected].action?(model, transition)

@@ -49,8 +49,9 @@ extension StateMachineDefinition {
     func transition(_ index: Int32, to next: Int32) -> Transition {
       Transition(names(index, to: next), event: -1, from: -1, to: -1, payload: payload)
     }
-    // One reference to the plans' pool for the whole step (not one per read).
-    let pool = chart.plans.pool
+    // The plans' pool, read in place: a local copy of the array was a retain and a release per
+    // step (row n2: -56).
+    func pool(_ position: Int) -> Int32 { chart.plans.pool[position] }
     // Selection (S4): the first candidate whose guards pass.
     var chosenIndex = -1
     do {
@@ -61,7 +62,7 @@ extension StateMachineDefinition {
           break
         }
         for position in Int(candidate.transitions.start)..<Int(candidate.transitions.end) {
-          let declared = pool[position]
+          let declared = pool(position)
           guard let guardBody = chart.transitions[Int(declared)].guardBody else { continue }
           let passed = try guardBody(model) { transition(declared, to: candidate.next) }
           trace("guard of '\(eventName(event))' to '\(configurationString(chart, candidate.next))': \(passed)")
@@ -77,7 +78,7 @@ extension StateMachineDefinition {
       return rejected(.guardsFailed(event: eventName(event), state: configurationString(chart, from)))
     }
     let chosen = chart.plans.candidates[chosenIndex]
-    let first = pool[Int(chosen.transitions.start)]
+    let first = pool(Int(chosen.transitions.start))
     // Built once if a callback takes it, else only if asked for (as in the flat step). Its
     // names are kept, not the `Transition`: destroying even a `nil` `Transition?` goes through
     // generic value witnesses (its payload is an existential), about 50 instructions per step.
@@ -91,14 +92,14 @@ extension StateMachineDefinition {
       for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, context) }
       let exits = announces ? chosen.exits : chosen.exitsWithCode
       for position in Int(exits.start)..<Int(exits.end) {
-        let state = pool[position]
+        let state = pool(position)
         if announces { announce(.exit, state, event: event, payload: payload, model) }
-        for action in compiled.exitActions[Int(state)] { try action(model, context) }
+        try runExitActions(of: state, model, context)
       }
       // Unannounced, only the transitions with an action (row n2 of the benchmarks).
       let transitions = announces ? chosen.transitions : chosen.transitionsWithCode
       for position in Int(transitions.start)..<Int(transitions.end) {
-        let index = pool[position]
+        let index = pool(position)
         if announces && chart.transitions[Int(index)].kind == .internal && chart.transitions[Int(index)].source >= 0 {
           announce(.internalTransition, chart.transitions[Int(index)].source, event: event, payload: payload, model)
         }
@@ -125,7 +126,7 @@ extension StateMachineDefinition {
     var failure: (any Error)?
     let entries = announces ? chosen.entries : chosen.entriesWithCode
     for position in Int(entries.start)..<Int(entries.end) {
-      let state = pool[position]
+      let state = pool(position)
       if announces { announce(.entry, state, event: event, payload: payload, model) }
       if failure == nil {
         do {

@@ -257,7 +257,7 @@ extension StateMachineDefinition {
       for state in exits.members.reversed() {
         if announces { announce(.exit, state, event: event, payload: payload, model) }
         if !compiled.exitActions[Int(state)].isEmpty { trace("exit '\(chart.tree.paths[Int(state)])'") }
-        for action in compiled.exitActions[Int(state)] { try action(model, primary) }
+        try runExitActions(of: state, model, primary)
       }
       for selected in transitions {
         if announces, selected.kind == .internal, selected.arrival == nil, selected.source >= 0 {
