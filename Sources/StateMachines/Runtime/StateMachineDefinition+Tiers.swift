@@ -101,10 +101,9 @@ extension StateMachineDefinition {
   /// tier run outside the lock, under the busy mark.
   @inlinable @inline(never)
   func fireSlot(_ slot: TransitionSlot, _ event: Int32, _ model: Model) -> Bool {
-    let lock = model._$stateMachineLock
     guard slot.isLight else {
-      guard let lock else { return fireIdle(event, model) }
-      lock.unlock()
+      // A full slot of an object with a lock (the inlined part calls `fireIdle` for the others).
+      model._$stateMachineLock?.unlock()
       return fireFully(event, model)
     }
     if slot.rawValue <= compiled.soleAfterSlotLimit { return fireSoleAfter(slot, event, model) }
