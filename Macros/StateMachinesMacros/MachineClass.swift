@@ -16,7 +16,11 @@ struct MachineClass {
   /// The global actor it is isolated to (`MainActor`), if any: members and conformance follow it.
   let globalActor: String?
 
-  init(_ declaration: ClassDeclSyntax) {
+  /// `conformingTo`: for the member role, the protocols of its `conformances:` list that the
+  /// compiler found the class does not conform to (SE-0407). A class missing from it conforms to
+  /// `StoreManagedStateMachine` however it says so: in its inheritance clause, through a refining
+  /// protocol (`PostgresStateMachineRecord`) or in an extension. `nil` when unknown.
+  init(_ declaration: ClassDeclSyntax, conformingTo: [TypeSyntax]? = nil) {
     self.declaration = declaration
     name = declaration.name.text
     let modifiers = declaration.modifiers.map(\.name.tokenKind)
@@ -28,10 +32,15 @@ struct MachineClass {
       accessModifier = ""
     }
     isFinal = modifiers.contains(.keyword(.final))
-    isStoreManaged =
+    let listsStoreManaged =
       declaration.inheritanceClause?.inheritedTypes.contains { inherited in
-        Self.baseName(of: inherited.type) == "StoreManagedStateMachine"
+        Self.storeManagedProtocols.contains(Self.baseName(of: inherited.type) ?? "")
       } ?? false
+    let conformsStoreManaged =
+      conformingTo.map { missing in
+        !missing.contains { Self.baseName(of: $0) == "StoreManagedStateMachine" }
+      } ?? false
+    isStoreManaged = listsStoreManaged || conformsStoreManaged
     // A store-managed class is Sendable through the protocol, so it gets a lock like one that
     // says `Sendable`.
     declaresSendable =
@@ -46,6 +55,10 @@ struct MachineClass {
       return attribute.attributeName.trimmedDescription
     }.first
   }
+
+  /// `StoreManagedStateMachine` and the library's protocols that refine it, recognised by name
+  /// where the compiler does not say (a macro expansion test).
+  static let storeManagedProtocols: Set<String> = ["StoreManagedStateMachine", "PostgresStateMachineRecord"]
 
   /// Declares `Codable`, `Decodable` or `Encodable`: the storage must be codable too.
   var isCodable: Bool {

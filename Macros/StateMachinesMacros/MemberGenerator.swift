@@ -30,7 +30,12 @@ struct MemberGenerator {
   func members(states: [GeneratedName], events: [GeneratedName]) -> [DeclSyntax] {
     var members = storageMembers()
     if !events.isEmpty || !states.isEmpty { members += idMembers(states: states, events: events) }
-    for event in events { members += eventMembers(event) }
+    if machineClass.isStoreManaged {
+      members += nameEnums(states: states, events: events)
+      for event in events { members += storeEventMembers(event) }
+    } else {
+      for event in events { members += eventMembers(event) }
+    }
     for state in states { members += stateMembers(state) }
     return Self.verbatim(members)
   }
@@ -252,6 +257,72 @@ struct MemberGenerator {
       }
       """,
     ]
+  }
+
+  /// A store-managed class's event methods: each is one store step on the object's row through
+  /// the store that bound it (Persistence P1–P5), so it is `async throws`; there is no synchronous
+  /// form to call by mistake. The `can…` query stays synchronous: it answers for the state the
+  /// object holds.
+  private func storeEventMembers(_ event: GeneratedName) -> [String] {
+    let (ids, definition) = idsAndDefinition
+    let name = literal(event.name)
+    return [
+      """
+      /// Fires event \(name) as one store step on this object's row. Returns `true` when the
+      /// transition committed, `false` when the definition refused the event (nothing written).
+      /// Throws `StateMachineStoreError` for a lost race (`.conflict`), a failed callback or a
+      /// database failure; afterwards the object holds the row's committed state and version.
+      @discardableResult
+      \(modifiers)func \(event.identifier)() async throws(StateMachines.StateMachineStoreError) -> Bool {
+        try await \(definition)._$fireInStore(\(name), payload: nil, on: self)
+      }
+      """,
+      """
+      /// Fires event \(name) with a payload as one store step on this object's row; see `\(event.identifier)()`.
+      @discardableResult
+      \(modifiers)func \(event.identifier)(with payload: any Encodable & Sendable) async throws(StateMachines.StateMachineStoreError) -> Bool {
+        try await \(definition)._$fireInStore(\(name), payload: payload, on: self)
+      }
+      """,
+      """
+      /// Whether event \(name) would take a transition now.
+      \(modifiers)var can\(NameRules.capitalized(event.identifier)): Bool {
+        \(ids)\(observationAccessStatement)return \(definition)._$can(ids.definition, ids.event_\(event.identifier), on: self)
+      }
+      """,
+    ]
+  }
+
+  /// The compiler-checked names of a store-managed class's events and states, for the calls that
+  /// address a row by id (`orders.fire(.pay, on: 42)`, `orders.ids(in: .paid)`). Each case's raw
+  /// value is the declared name; an enum without cases says so by hand (a raw type needs cases).
+  private func nameEnums(states: [GeneratedName], events: [GeneratedName]) -> [String] {
+    func nameEnum(_ type: String, _ names: [GeneratedName], _ what: String) -> String {
+      let access = machineClass.accessModifier
+      guard !names.isEmpty else {
+        return """
+          /// The \(what) of `\(machineClass.name)`: it declares none.
+          \(access)enum \(type): StateMachines.StateMachineName {
+            \(access)var rawValue: Swift.String {
+              switch self {}
+            }
+            \(access)init?(rawValue: Swift.String) {
+              return nil
+            }
+          }
+          """
+      }
+      let cases = names.map { name in
+        let identifier = NameRules.keywords.contains(name.identifier) ? "`\(name.identifier)`" : name.identifier
+        return name.identifier == name.name ? "  case \(identifier)\n" : "  case \(identifier) = \(literal(name.name))\n"
+      }
+      return """
+        /// The \(what) of `\(machineClass.name)`, checked by the compiler: each case's raw value is the declared name.
+        \(access)enum \(type): Swift.String, StateMachines.StateMachineName {
+        \(cases.joined())}
+        """
+    }
+    return [nameEnum("EventName", events, "events"), nameEnum("StateName", states, "states")]
   }
 
   private func stateMembers(_ state: GeneratedName) -> [String] {

@@ -22,7 +22,7 @@ extension StateMachineMacro: MemberMacro {
       context.diagnose(notAClassDiagnostic(node: node, declaration: declaration))
       return []
     }
-    let machineClass = MachineClass(classDecl)
+    let machineClass = MachineClass(classDecl, conformingTo: protocols)
     let found = DefinitionLocator.definitions(in: classDecl)
     guard let definition = found.first else {
       context.diagnose(missingDefinitionDiagnostic(machineClass))
@@ -132,7 +132,8 @@ extension StateMachineMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    guard let classDecl = declaration.as(ClassDeclSyntax.self), !protocols.isEmpty,
+    guard let classDecl = declaration.as(ClassDeclSyntax.self),
+      protocols.contains(where: { MachineClass.baseName(of: $0) == "StateMachineObject" }),
       !DefinitionLocator.definitions(in: classDecl).isEmpty
     else { return [] }
     let isolation = MachineClass(classDecl).globalActor.map { "@\($0) " } ?? ""

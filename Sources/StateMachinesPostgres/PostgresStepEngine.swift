@@ -302,7 +302,8 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
   // MARK: Inserting
 
   /// Inserts a new row in the initial configuration at version 0, with its deadlines (P8).
-  func insert(_ model: Model, key: String) async throws(StateMachineStoreError) {
+  @discardableResult
+  func insert(_ model: Model, key: String) async throws(StateMachineStoreError) -> StoredMachineState {
     let fresh = try await copy(model, key)
     let step = try definition.storeStart(on: fresh)
     let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(fresh) }
@@ -323,6 +324,7 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
       try await wakeSchedulers(connection, armed: step.armed.map(\.delay), messages: 0, key: key)
     }
     step.committed()
+    return step.after
   }
 }
 #endif

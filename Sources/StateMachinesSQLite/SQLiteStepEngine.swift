@@ -162,7 +162,8 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine
   // MARK: Inserting
 
   /// Inserts a new row in the initial configuration at version 0, with its deadlines (P8).
-  func insert(_ model: Model, key: String) async throws(StateMachineStoreError) {
+  @discardableResult
+  func insert(_ model: Model, key: String) async throws(StateMachineStoreError) -> StoredMachineState {
     let fresh = try SQLiteStoreFailure.database(key) { try mapping.copy(model) }
     let step = try definition.storeStart(on: fresh)
     let columns = try SQLiteStoreFailure.database(key) { try mapping.columns(fresh) }
@@ -171,6 +172,7 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine
       try self.arm(db, step, key)
     }
     step.committed()
+    return step.after
   }
 
   private func insertRow(

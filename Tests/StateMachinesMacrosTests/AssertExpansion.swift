@@ -9,7 +9,18 @@ import Testing
 
 /// The macro under test, as the compiler sees it: a member macro plus an extension macro that adds
 /// the `StateMachineObject` conformance.
+///
+/// The member role lists `StoreManagedStateMachine` in its `conformances:` (SE-0407), and the
+/// compiler passes it when the class does not conform: so here every class is taken to conform
+/// only if it says so in its inheritance clause. ``compilerSaysStoreManagedSpecs`` is the
+/// compiler's answer for a class that conforms in an extension or through a refining protocol.
 let stateMachineMacroSpecs: [String: MacroSpec] = [
+  "StateMachine": MacroSpec(type: StateMachineMacro.self, conformances: ["StateMachineObject", "StoreManagedStateMachine"])
+]
+
+/// The macro as the compiler runs it on a class that conforms to `StoreManagedStateMachine`
+/// however it says so: `StoreManagedStateMachine` is not among the missing conformances.
+let compilerSaysStoreManagedSpecs: [String: MacroSpec] = [
   "StateMachine": MacroSpec(type: StateMachineMacro.self, conformances: ["StateMachineObject"])
 ]
 
@@ -25,6 +36,7 @@ func assertExpansion(
   diagnostics: [DiagnosticSpec] = [],
   applyFixIts: [String]? = nil,
   fixedSource: String? = nil,
+  macroSpecs: [String: MacroSpec] = stateMachineMacroSpecs,
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
   line: UInt = #line,
@@ -34,7 +46,7 @@ func assertExpansion(
     source,
     expandedSource: expandedSource,
     diagnostics: diagnostics,
-    macroSpecs: stateMachineMacroSpecs,
+    macroSpecs: macroSpecs,
     applyFixIts: applyFixIts,
     fixedSource: fixedSource,
     indentationWidth: .spaces(2),

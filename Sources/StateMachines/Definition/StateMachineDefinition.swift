@@ -34,6 +34,11 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   /// Why the definition is invalid, or `nil` if it is valid.
   public let definitionError: DefinitionError?
 
+  /// Whether the class conforms to ``StoreManagedStateMachine``, however the conformance is
+  /// declared (in the class's inheritance clause, through a refining protocol, in an extension):
+  /// asked of the type once, here, so that every object's storage is store-managed alike (P13).
+  let drivesStoreManagedModel: Bool = Model.self is any StoreManagedStateMachine.Type
+
   /// What loading the definition from data noticed without failing: bindings the document never
   /// uses, say. Empty for a definition built in code.
   public internal(set) var definitionWarnings: [String] = []

@@ -32,8 +32,9 @@
 /// the string-keyed `fire`, `fireOrThrow`, `can` and `isInState` as members callable with `await`.
 @attached(
   member,
+  conformances: StoreManagedStateMachine,
   names: named(state), named(stateMachineDefinition), named(_$stateMachineStorage),
-  named(_$stateMachineLock), named(_$stateMachineModel), arbitrary)
+  named(_$stateMachineLock), named(_$stateMachineModel), named(EventName), named(StateName), arbitrary)
 @attached(extension, conformances: StateMachineObject)
 public macro StateMachine() =
   #externalMacro(module: "StateMachinesMacros", type: "StateMachineMacro")

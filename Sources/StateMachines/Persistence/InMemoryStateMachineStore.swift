@@ -109,19 +109,22 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
       armDeadlines(step, key)
       return step
     }
+    _adoptInserted(model, written.after)
     written.committed()
   }
 
   public func load(_ id: Model.StoreID) async throws(StateMachineStoreError) -> Model? {
     let key = id.description
     guard let row = lock.locked({ rows[key] }) else { return nil }
-    return try fresh(key, row)
+    let model = try fresh(key, row)
+    _bind(model)
+    return model
   }
 
   public func fire(_ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)?, options: FireOptions)
     async throws(StateMachineStoreError) -> Fired<Model>
   {
-    try run(event, key: id.description, payload: payload, options: options, expectedVersion: nil, on: nil)
+    _bound(try run(event, key: id.description, payload: payload, options: options, expectedVersion: nil, on: nil))
   }
 
   public func fire(_ event: String, on model: Model, payload: (any Encodable & Sendable)?, options: FireOptions)
@@ -134,10 +137,11 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     let object = try copy(model)
     try definition.load(machine, into: object, id: key)
     // P4: a stale object gets the conflict, or reloads and tries again.
-    return try await options.reloadingOnConflict(expected: machine.version, object: object) {
-      expected, object throws(StateMachineStoreError) in
-      try run(event, key: key, payload: payload, options: options, expectedVersion: expected, on: object)
-    }
+    return _bound(
+      try await options.reloadingOnConflict(expected: machine.version, object: object) {
+        expected, object throws(StateMachineStoreError) in
+        try run(event, key: key, payload: payload, options: options, expectedVersion: expected, on: object)
+      })
   }
 
   public func restore(_ id: Model.StoreID, to state: String, reason: String) async throws(StateMachineStoreError) {

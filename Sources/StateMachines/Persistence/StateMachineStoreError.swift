@@ -26,6 +26,10 @@ public enum StateMachineStoreError: Error, CustomStringConvertible {
   case requestIDReused(requestID: UUID, id: String, event: String)
   /// The database failed.
   case database(any Error)
+  /// A generated store method (`try await order.pay()`) or ``StoreManagedStateMachine/fireInStore(_:payload:options:)``
+  /// was called on an object that no store bound: one that was neither passed to a store's
+  /// `insert(_:)` nor returned by its `load(_:)` or a fire. Nothing was written.
+  case notBound(type: String, event: String)
 
   public var description: String {
     switch self {
@@ -41,6 +45,8 @@ public enum StateMachineStoreError: Error, CustomStringConvertible {
     case .requestIDReused(let requestID, let id, let event):
       return "request \(requestID.uuidString) was recorded for another row or event than '\(event)' on '\(id)'"
     case .database(let error): return "database error: \(error)"
+    case .notBound(let type, let event):
+      return "'\(event)' was called on a \(type) that no store bound: insert it into a store, or load it from one, first"
     }
   }
 }

@@ -15,8 +15,10 @@ public protocol _StoreEngine<Model>: AnyObject, Sendable {
   /// The definition the rows follow.
   var definition: StateMachineDefinition<Model> { get }
 
-  /// Inserts `model` as the row `key`, in its initial configuration, at version 0.
-  func insert(_ model: Model, key: String) async throws(StateMachineStoreError)
+  /// Inserts `model` as the row `key`, in its initial configuration, at version 0, and returns
+  /// the machine columns it committed.
+  @discardableResult
+  func insert(_ model: Model, key: String) async throws(StateMachineStoreError) -> StoredMachineState
   /// A fresh object from the row `key`, or `nil`.
   func load(_ key: String) async throws(StateMachineStoreError) -> Model?
   /// Fires `event` on the row `key` (P3), or on `object`'s copy when it is still current (P4).
@@ -92,25 +94,28 @@ extension _StoreEngineBacked {
 
 extension StateMachineStore where Self: _StoreEngineBacked {
   public func insert(_ model: Model) async throws(StateMachineStoreError) {
-    try await _engine.insert(model, key: model.storeID.description)
+    _adoptInserted(model, try await _engine.insert(model, key: model.storeID.description))
   }
 
   public func load(_ id: Model.StoreID) async throws(StateMachineStoreError) -> Model? {
-    try await _engine.load(id.description)
+    guard let model = try await _engine.load(id.description) else { return nil }
+    _bind(model)
+    return model
   }
 
   @discardableResult
   public func fire(_ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)?, options: FireOptions)
     async throws(StateMachineStoreError) -> Fired<Model>
   {
-    try await _engine.fire(event, key: id.description, payload: payload, options: options, object: nil)
+    _bound(try await _engine.fire(event, key: id.description, payload: payload, options: options, object: nil))
   }
 
   @discardableResult
   public func fire(_ event: String, on model: Model, payload: (any Encodable & Sendable)?, options: FireOptions)
     async throws(StateMachineStoreError) -> Fired<Model>
   {
-    try await _engine.fire(event, key: model.storeID.description, payload: payload, options: options, object: model)
+    _bound(
+      try await _engine.fire(event, key: model.storeID.description, payload: payload, options: options, object: model))
   }
 
   public func restore(_ id: Model.StoreID, to state: String, reason: String) async throws(StateMachineStoreError) {

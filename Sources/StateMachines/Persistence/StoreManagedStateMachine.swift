@@ -35,4 +35,11 @@ public protocol StoreManagedStateMachine: StateMachineObject, Sendable where Sta
   /// The definition that drives the class: the `static let stateMachine` a `@StateMachine` class
   /// declares. Stores read it to make and check rows without an object at hand.
   static var stateMachine: StateMachineDefinition<Self> { get }
+  /// The class's events, one case each, for the calls that address a row by id
+  /// (`orders.fire(.pay, on: 42)`). ``StateMachine()`` generates the enum; a model that conforms
+  /// by hand has none (``UndeclaredStateMachineName``) and uses strings.
+  associatedtype EventName: StateMachineName = UndeclaredStateMachineName
+  /// The class's states, one case each (a statechart's by their paths), for scopes
+  /// (`orders.ids(in: .paid)`). Generated like ``EventName``.
+  associatedtype StateName: StateMachineName = UndeclaredStateMachineName
 }

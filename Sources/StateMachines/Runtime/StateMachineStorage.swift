@@ -109,10 +109,11 @@ public struct StateMachineStorage {
   }
 
   /// Storage in the definition's initial state for a store-managed object
-  /// (``StoreManagedStateMachine``): its events run only inside a store step (P13).
+  /// (``StoreManagedStateMachine``): its events run only inside a store step (P13). A class that
+  /// conforms is store-managed whatever `storeManaged` says: the definition asks the type.
   public init<Model>(_ definition: StateMachineDefinition<Model>, storeManaged: Bool) {
     self.init(definition)
-    set(Self.storeManagedFlag, storeManaged)
+    if storeManaged { set(Self.storeManagedFlag, true) }
   }
 
   /// Storage in a statechart configuration loaded from a saved model: the first use arms its
@@ -124,6 +125,7 @@ public struct StateMachineStorage {
     self.extras = extras
     set(Self.extrasFlag, true)
     isTerminated = terminated
+    set(Self.storeManagedFlag, definition.drivesStoreManagedModel)
     if !terminated {
       set(Self.unstartedFlag, true)
       set(Self.restoredFlag, true)
@@ -134,6 +136,7 @@ public struct StateMachineStorage {
   init<Model>(_ definition: StateMachineDefinition<Model>, state: Int32, terminated: Bool, restored: Bool) {
     stateIndex = state
     isTerminated = terminated || definition.isFinalState(state)
+    set(Self.storeManagedFlag, definition.drivesStoreManagedModel)
     if !isTerminated && definition.needsEntering(state, restored: restored) {
       set(Self.unstartedFlag, true)
       set(Self.restoredFlag, restored)

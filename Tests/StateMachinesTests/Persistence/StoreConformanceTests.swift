@@ -63,6 +63,18 @@ struct StoreConformanceTests {
   @Test("P3: a fire by id evaluates the event against the new state, no overwrite", arguments: StoreKind.enabled)
   func fireByIDSeesTheNewState(_ store: StoreKind) async throws { try await store.suite.fireByIDSeesTheNewState() }
 
+  @Test("P1–P5: a generated store method fires one step; a refusal is false; the object holds the row", arguments: StoreKind.enabled)
+  func generatedMethodsFireThroughTheStore(_ store: StoreKind) async throws { try await store.suite.generatedMethodsFireThroughTheStore() }
+
+  @Test("P4: a generated method on a stale object throws conflict, then holds the winner's row", arguments: StoreKind.enabled)
+  func generatedMethodLostRace(_ store: StoreKind) async throws { try await store.suite.generatedMethodLostRace() }
+
+  @Test("P3, P4: two objects at one version race from two tasks: one commits, one conflicts", arguments: StoreKind.enabled)
+  func generatedMethodsRaceFromTwoTasks(_ store: StoreKind) async throws { try await store.suite.generatedMethodsRaceFromTwoTasks() }
+
+  @Test("Binding, typed names, a failed callback and the by-name forms of a store-managed object", arguments: StoreKind.enabled)
+  func generatedMethodsBindingAndFailures(_ store: StoreKind) async throws { try await store.suite.generatedMethodsBindingAndFailures() }
+
   @Test("P4: a stale object gets a conflict, nothing written; retry reloads", arguments: StoreKind.enabled)
   func staleObjectConflicts(_ store: StoreKind) async throws { try await store.suite.staleObjectConflicts() }
 
