@@ -95,5 +95,11 @@ extension PostgresStateMachineStore {
   public func scope(in state: String, alias: String? = nil) -> PostgresStateScope {
     PostgresStateScope(state: state, definition: engine.definition, table: engine.table, alias: alias)
   }
+
+  /// The condition that selects the rows in `state`, by its compiler-checked name:
+  /// `orders.scope(in: .paid)`.
+  public func scope(in state: Model.StateName, alias: String? = nil) -> PostgresStateScope {
+    scope(in: state.rawValue, alias: alias)
+  }
 }
 #endif

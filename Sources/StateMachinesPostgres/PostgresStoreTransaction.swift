@@ -59,6 +59,26 @@ public struct PostgresStoreTransaction<Model: PostgresStateMachineRecord>: Senda
     }
   }
 
+  /// Fires `event` on the row with `id` in this transaction, by its compiler-checked name:
+  /// `try await tx.fire(.pay, on: 42)`.
+  @discardableResult
+  public func fire(
+    _ event: Model.EventName, on id: Model.StoreID, payload: (any Encodable & Sendable)? = nil,
+    options: FireOptions = .init()
+  ) async throws(StateMachineStoreError) -> Fired<Model> {
+    try await fire(event.rawValue, on: id, payload: payload, options: options)
+  }
+
+  /// Fires `event` on the row `model` was loaded from, in this transaction, by its
+  /// compiler-checked name, provided the row is still at the object's version (P4).
+  @discardableResult
+  public func fire(
+    _ event: Model.EventName, on model: Model, payload: (any Encodable & Sendable)? = nil,
+    options: FireOptions = .init()
+  ) async throws(StateMachineStoreError) -> Fired<Model> {
+    try await fire(event.rawValue, on: model, payload: payload, options: options)
+  }
+
   /// Runs one step in a savepoint, rolled back to when it throws; keeps its work for after COMMIT.
   private func savepoint(_ key: String, _ body: () async throws(StateMachineStoreError) -> PostgresStepEngine<Model>.Written)
     async throws(StateMachineStoreError) -> Fired<Model>

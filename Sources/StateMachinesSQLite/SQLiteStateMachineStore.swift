@@ -97,5 +97,15 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
     }
     return written.fired
   }
+
+  /// Fires `event` on the row with `id` inside the application's own transaction (a GRDB
+  /// `write`), by its compiler-checked name: `try orders.fire(.ship, on: 42, in: db)`.
+  @discardableResult
+  public func fire(
+    _ event: Model.EventName, on id: Model.StoreID, payload: (any Encodable & Sendable)? = nil, requestID: UUID? = nil,
+    in db: Database
+  ) throws(StateMachineStoreError) -> Fired<Model> {
+    try fire(event.rawValue, on: id, payload: payload, requestID: requestID, in: db)
+  }
 }
 #endif

@@ -37,7 +37,7 @@ struct PostgresTransactionTests {
     try await orders.insert(StoreOrder(id: id))
     let fired = try await orders.withTransaction { tx in
       try await tx.connection.query("INSERT INTO invoices (order_id) VALUES (\(id))", logger: PostgresStepLogger.logger)
-      let fired = try await tx.fire("pay", on: id)
+      let fired = try await tx.fire(.pay, on: id)
       // Inside the transaction: nothing held back has run, nothing is visible to others.
       #expect(StoreMarks.shared.of(id).isEmpty)
       #expect(try await invoices(of: id) == 0)
@@ -50,6 +50,11 @@ struct PostgresTransactionTests {
     #expect(try await orders.storedState(of: id)?.state == "paid")
     #expect(try await orders.history(of: id).map(\.to) == ["paid"])
     #expect(try await orders.pendingMessages().map(\.topic) == ["pay"])
+    // The typed scope selects what the string scope does.
+    var typed = PostgresBindings()
+    var named = PostgresBindings()
+    #expect(orders.scope(in: .paid).sql(appendingTo: &typed) == orders.scope(in: "paid").sql(appendingTo: &named))
+    #expect(typed.count == named.count && typed.count > 0)
   }
 
   @Test("P5: a throwing body rolls back the application's statements and the fires; no `after` runs")
@@ -116,7 +121,7 @@ struct PostgresTransactionTests {
     #expect(try await invoices(of: id) == 0)
     // With a reload, the same fire goes through on the row as it now is.
     let fired = try await orders.withTransaction { tx in
-      try await tx.fire("pay", on: stale, options: FireOptions(retry: .reload(max: 1)))
+      try await tx.fire(.pay, on: stale, options: FireOptions(retry: .reload(max: 1)))
     }
     #expect(fired.to == "paid" && fired.version == 2)
     #expect(

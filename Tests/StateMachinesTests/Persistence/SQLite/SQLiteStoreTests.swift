@@ -44,7 +44,7 @@ struct SQLiteStoreTests {
     try await pool.write { db in
       try db.execute(sql: "CREATE TABLE IF NOT EXISTS invoices (order_id INTEGER)")
       try db.execute(sql: "INSERT INTO invoices (order_id) VALUES (?)", arguments: [id])
-      let fired = try orders.fire("pay", on: id, in: db)
+      let fired = try orders.fire(.pay, on: id, in: db)
       #expect(fired.to == "paid")
       // Not committed yet: `after` has not run.
       #expect(!StoreMarks.shared.of(id).contains("after pay"))
