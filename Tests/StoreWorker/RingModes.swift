@@ -176,3 +176,23 @@ func milliseconds(since start: ContinuousClock.Instant) -> Int {
   return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
 }
 #endif
+
+#if SQLite || PostgreSQL
+/// `advance --db D --ring ID [--start-at MS]`: loads ring ID, waits for the start, then calls its
+/// generated store method once (`try await ring.advance()`), not retried. Prints the outcome
+/// (`committed`, `refused` or `conflict`) and the state and version the object holds afterwards
+/// (Persistence P4: after a conflict, the winner's).
+func advanceOnce(_ arguments: WorkerArguments) async throws -> [String: Any] {
+  let store = try openDatabase(arguments).rings(arguments).store
+  let id = try arguments.int("ring")
+  guard let ring = try await store.load(id) else { throw WorkerFailure("no ring \(id)") }
+  try await waitForStart(arguments)
+  let outcome: String
+  do {
+    outcome = try await ring.advance() ? "committed" : "refused"
+  } catch .conflict {
+    outcome = "conflict"
+  }
+  return ["outcome": outcome, "state": ring.state, "version": Ring.stateMachine.storedState(of: ring).version]
+}
+#endif

@@ -15,6 +15,7 @@ do {
   case "crash": summary = try await crash(parsed)
   case "hold": summary = try await hold(parsed)
   case "fire": summary = try await fireOnce(parsed)
+  case "advance": summary = try await advanceOnce(parsed)
   case "deliver": summary = try await deliver(parsed)
   case "book": summary = try await book(parsed)
   case "schedule": summary = try await schedule(parsed)

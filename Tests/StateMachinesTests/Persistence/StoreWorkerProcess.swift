@@ -171,3 +171,21 @@ func temporaryPath(_ name: String) -> String {
   FileManager.default.temporaryDirectory.appendingPathComponent("sm-\(name)-\(UUID().uuidString)").path
 }
 #endif
+
+/// Persistence P4 across processes, for either database: two worker processes load ring 1 at the
+/// same version, then each calls the generated store method `ring.advance()` at the same instant,
+/// three times over. Each time exactly one commits; the other throws `.conflict`, writes nothing,
+/// and then holds the winner's state and version. `arguments` makes a worker's command line for
+/// the database (`mode`, then the options).
+func expectOneOfTwoProcessesCommits(_ arguments: (_ mode: String, _ options: [String]) -> [String]) async throws {
+  _ = try await StoreWorker.run(arguments("setup", ["--rows", "1"])).succeeded()
+  for round in 1...3 {
+    let start = StoreWorker.wallClock(after: 1500)
+    let runs = try await StoreWorker.runAll(
+      (1...2).map { _ in arguments("advance", ["--ring", "1", "--start-at", start]) })
+    let summaries = try runs.map { try $0.succeeded() }
+    #expect(summaries.compactMap { $0.string("outcome") }.sorted() == ["committed", "conflict"], "\(runs)")
+    #expect(Set(summaries.compactMap { $0.string("state") }) == [["s1", "s2", "s0"][round - 1]], "\(runs)")
+    #expect(summaries.map { $0.int("version") } == [round, round], "\(runs)")
+  }
+}

@@ -16,6 +16,11 @@ import Testing
 struct PostgresProcessTests {
   let schema = PostgresWorkerSchema()
 
+  @Test("PostgreSQL generated method race: 2 processes at one version call ring.advance(); one commits, one conflicts (P4)")
+  func generatedMethodRace() async throws {
+    try await expectOneOfTwoProcessesCommits { mode, options in schema.arguments(mode, options) }
+  }
+
   @Test("PostgreSQL race: 8 processes × 500 events on 20 rows keep the exact invariants (P2, P3, P4, P16)")
   func race() async throws {
     let ledger = temporaryPath("pg-race.ledger")

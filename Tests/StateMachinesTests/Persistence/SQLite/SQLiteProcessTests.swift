@@ -22,6 +22,12 @@ struct SQLiteProcessTests {
     try read(path) { db in try Int.fetchOne(db, sql: sql, arguments: arguments) }
   }
 
+  @Test("generated method race: 2 processes at one version call ring.advance(); one commits, one conflicts (P4)")
+  func generatedMethodRace() async throws {
+    let db = temporaryPath("generated-race.sqlite")
+    try await expectOneOfTwoProcessesCommits { mode, options in [mode, "--db", db] + options }
+  }
+
   @Test("race: 4 processes × 500 events on one file keep the exact invariants (P2, P3, P4, P16)")
   func race() async throws {
     let db = temporaryPath("race.sqlite")
