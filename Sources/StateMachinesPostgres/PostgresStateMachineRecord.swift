@@ -46,7 +46,7 @@ extension PostgresStateMachineRecord {
 }
 
 /// Reads and writes the application's columns of a row; the machine columns are the store's.
-struct PostgresRowMapping<Model: StateMachineObject & Sendable>: Sendable {
+struct PostgresRowMapping<Model: StateMachineObject & SendableMetatype>: Sendable {
   /// The own columns, in the order of ``decode`` and ``bindings``.
   let columns: [String]
   /// A new object from a row whose leading columns are ``columns``.

@@ -43,13 +43,13 @@ extension PostgresStepEngine {
 
   /// A fresh object from the committed row with `key`, or `nil`.
   func load(_ key: String) async throws(StateMachineStoreError) -> Model? {
-    try await read(key) { connection throws(StateMachineStoreError) in
+    try await read(key) { connection throws(StateMachineStoreError) -> _StoreHandOff<Model?> in
       var statement = PostgresStatement()
       let filter = table.row(key, idType: try await idType(connection), &statement)
       statement.sql = "SELECT \(table.selectList(mapping.columns)) FROM \(table.quotedName) WHERE \(filter)"
-      guard let row = try await run(connection, statement, key: key).first else { return nil }
-      return try fresh(row, key)
-    }
+      guard let row = try await run(connection, statement, key: key).first else { return _StoreHandOff(nil) }
+      return _StoreHandOff(try fresh(row, key))
+    }.value
   }
 
   /// The committed machine columns of the row with `key`.

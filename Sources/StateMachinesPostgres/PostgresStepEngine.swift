@@ -23,7 +23,7 @@ import StateMachines
 }
 
 /// The steps of one PostgreSQL store: reads, the transaction and its writes.
-final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine, @unchecked Sendable {
+final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _StoreEngine, @unchecked Sendable {
   let client: PostgresClient
   let definition: StateMachineDefinition<Model>
   let table: PostgresMachineTable
@@ -61,8 +61,10 @@ final class PostgresStepEngine<Model: StateMachineObject & Sendable>: _StoreEngi
     self.logger = logger
   }
 
-  /// A step that was written, with its work for after the commit.
-  struct Written: Sendable {
+  /// A step that was written, with its work for after the commit. `@unchecked Sendable` for its
+  /// model, made in the step's transaction and handed back to the task that awaits it
+  /// (`_StoreHandOff` says why that is sound).
+  struct Written: @unchecked Sendable {
     let step: StoreStep?
     let fired: Fired<Model>
   }

@@ -6,7 +6,7 @@ import GRDB
 import StateMachines
 
 /// Reads and writes the application's columns of a row; the machine columns are the store's.
-struct SQLiteRowMapping<Model: StateMachineObject & Sendable>: Sendable {
+struct SQLiteRowMapping<Model: StateMachineObject & SendableMetatype>: Sendable {
   /// A new object from a row's own columns (its machine storage is then loaded separately).
   let decode: @Sendable (Row) throws -> Model
   /// The object's own columns, without the machine columns.

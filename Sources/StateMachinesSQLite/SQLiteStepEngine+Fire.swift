@@ -23,11 +23,12 @@ extension SQLiteStepEngine {
     }
     return try await options.reloadingOnConflict(expected: expected, object: copy) {
       expectedVersion, onObject throws(StateMachineStoreError) in
+      let object = _StoreHandOff(onObject)
       let written = try await transaction(key: key, noWait: options.lock == .noWait) {
         db throws(StateMachineStoreError) in
         try self.step(
           db, event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion,
-          on: onObject)
+          on: object.value)
       }
       written.step?.committed()
       return written.fired

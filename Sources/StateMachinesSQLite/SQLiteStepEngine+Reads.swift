@@ -20,8 +20,8 @@ extension SQLiteStepEngine {
     let filter = table.row(key)
     let sql = "SELECT * FROM \(table.quotedName) WHERE \(filter.sql)"
     return try await read(key) { db in
-      try Row.fetchOne(db, sql: sql, arguments: filter.arguments).map { row in try self.fresh(row, key) }
-    }
+      _StoreHandOff(try Row.fetchOne(db, sql: sql, arguments: filter.arguments).map { row in try self.fresh(row, key) })
+    }.value
   }
 
   /// The committed machine columns of the row with `key`.

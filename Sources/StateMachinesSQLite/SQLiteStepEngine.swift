@@ -22,7 +22,7 @@ import StateMachines
 }
 
 /// The steps of one SQLite store: reads, the transaction and its writes.
-final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine, @unchecked Sendable {
+final class SQLiteStepEngine<Model: StateMachineObject & SendableMetatype>: _StoreEngine, @unchecked Sendable {
   let writer: any DatabaseWriter
   let definition: StateMachineDefinition<Model>
   let table: SQLiteMachineTable
@@ -52,8 +52,10 @@ final class SQLiteStepEngine<Model: StateMachineObject & Sendable>: _StoreEngine
       definition.states.filter { !definition.timeoutEvents(of: $0).isEmpty }.compactMap(definition.storedName(of:)))
   }
 
-  /// A step that was written, with its work for after the commit.
-  struct Written: Sendable {
+  /// A step that was written, with its work for after the commit. `@unchecked Sendable` for its
+  /// model, made in the step's transaction and handed back to the task that awaits it
+  /// (`_StoreHandOff` says why that is sound).
+  struct Written: @unchecked Sendable {
     let step: StoreStep?
     let fired: Fired<Model>
   }

@@ -35,7 +35,7 @@ public struct FireOptions: Sendable, Hashable {
 }
 
 /// What a successful fire returns.
-public struct Fired<Model: Sendable>: Sendable {
+public struct Fired<Model> {
   /// The object as committed: freshly loaded, the step applied.
   public let model: Model
   /// The state before the step.
@@ -62,3 +62,6 @@ public struct Fired<Model: Sendable>: Sendable {
     self.replayed = replayed
   }
 }
+
+/// A fire's outcome crosses tasks as its model does: it is `Sendable` when the model is.
+extension Fired: Sendable where Model: Sendable {}

@@ -10,7 +10,7 @@
 /// meant for applications, which use ``StateMachineStore`` and ``StateMachineInstanceStore``.
 public protocol _StoreEngine<Model>: AnyObject, Sendable {
   /// The persisted class.
-  associatedtype Model: StateMachineObject & Sendable
+  associatedtype Model: StateMachineObject & SendableMetatype
 
   /// The definition the rows follow.
   var definition: StateMachineDefinition<Model> { get }
@@ -58,7 +58,7 @@ public protocol _StoreEngine<Model>: AnyObject, Sendable {
 /// ``StateMachineStore`` or ``StateMachineInstanceStore`` that it adopts.
 public protocol _StoreEngineBacked: Sendable {
   /// The persisted class.
-  associatedtype Model: StateMachineObject & Sendable
+  associatedtype Model: StateMachineObject & SendableMetatype
   /// The engine every member forwards to.
   var _engine: any _StoreEngine<Model> { get }
 }

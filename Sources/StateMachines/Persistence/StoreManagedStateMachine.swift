@@ -27,7 +27,7 @@
 /// try await orders.insert(Order(id: 42))
 /// try await orders.fire("pay", on: 42)
 /// ```
-public protocol StoreManagedStateMachine: StateMachineObject, Sendable where StateMachineModel == Self {
+public protocol StoreManagedStateMachine: StateMachineObject, SendableMetatype where StateMachineModel == Self {
   /// The type of the row's key.
   associatedtype StoreID: Hashable & Sendable & LosslessStringConvertible
   /// The row's key.
