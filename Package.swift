@@ -83,6 +83,15 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
       ],
       path: "Examples/Orders"),
+    // Orders on PostgreSQL, shared by several application servers; runs with the trait and a URL.
+    .executableTarget(
+      name: "OrdersPostgres",
+      dependencies: [
+        "StateMachines",
+        .target(name: "StateMachinesPostgres", condition: .when(traits: ["PostgreSQL"])),
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+      ],
+      path: "Examples/OrdersPostgres"),
     // The worker processes of the multi-process store tests (PERSISTENCE.md §9).
     .executableTarget(
       name: "sm-store-worker",

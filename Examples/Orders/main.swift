@@ -1,5 +1,6 @@
-// Orders persisted in a SQLite file (issue 19 §4): pay, ship, cancel; a payment deadline that
-// survives a restart; an outbox message on ship. Run it with the trait:
+// Orders persisted in a SQLite file: `try await order.pay()` as one store step, a lost race, an
+// order shipped inside the application's own transaction, a payment deadline that survives a
+// restart, an outbox message on ship. Run it with the trait:
 //   swift run --traits SQLite Orders                 both runs in one go, on a new temp file
 //   swift run --traits SQLite Orders PATH            the first run only, on PATH
 //   swift run --traits SQLite Orders PATH --later    the second run: a process started later
@@ -10,10 +11,9 @@ import GRDB
 import StateMachines
 import StateMachinesSQLite
 
+// No `Sendable` to promise: the store hands objects to its database thread and back itself.
 @StateMachine
-final class Order: Codable, FetchableRecord, EncodableRecord, TableRecord, StoreManagedStateMachine,
-  @unchecked Sendable
-{
+final class Order: Codable, FetchableRecord, EncodableRecord, TableRecord, StoreManagedStateMachine {
   static let databaseTableName = "orders"
   var id: Int
   var item: String
@@ -88,29 +88,36 @@ func firstRun(_ path: String) async throws {
   print("== first run, \(opening): a new database at \(path)")
   let pool = try open(path)
   let store = orders(pool, at: opening)
-  try await store.insert(Order(id: 1, item: "book"))
+  // `insert` binds the object to the store: its generated methods fire through it.
+  let book = Order(id: 1, item: "book")
+  try await store.insert(book)
   try await store.insert(Order(id: 2, item: "lamp"))
-  show("insert orders 1 and 2", try await store.storedState(of: 2)!.state)
+  show("insert orders 1 and 2", "\(book.state), \(try await store.load(2)!.state)")
   show("deadlines(of: 2)", try await store.deadlines(of: 2).map { "\($0.event) due \($0.dueAt)" })
-  let stale = try await store.load(1)!
-  show("fire(\"pay\", on: 1)", try await store.fire("pay", on: 1).to)
+  let stale = try await store.load(1)!  // the same order, loaded by another request
+  // One store step: compare-and-set on the version `book` holds, history, deadlines, outbox.
+  show("try await book.pay()", try await book.pay())
+  show("book.isPaid, book.canShip", "\(book.isPaid), \(book.canShip)")
+  show("try await book.pay() again", try await book.pay())  // refused: false, nothing written
   show("deadlines(of: 1), left awaitingPayment", try await store.deadlines(of: 1))
   do {
-    try await store.fire("cancel", on: stale)
+    try await stale.cancel()
   } catch {
-    show("fire(\"cancel\", on: object loaded before)", error)  // P4: a conflict, never an overwrite
+    show("try await stale.cancel()", error)  // P4: a conflict, never an overwrite
   }
+  show("stale.state after the conflict", stale.state)  // the winner's row
   try await pool.write { db in
     // In the application's own transaction: the step commits or rolls back with its writes (P1).
     try db.execute(sql: "UPDATE orders SET item = 'signed book' WHERE id = 1")
-    show("fire(\"ship\", on: 1, in: db)", try store.fire("ship", on: 1, in: db).to)
+    show("fire(.ship, on: 1, in: db)", try store.fire(.ship, on: 1, in: db).to)
   }
+  show("ids(in: .shipped)", try await store.ids(in: .shipped))
   show("pendingMessages()", try await store.pendingMessages().map(\.topic))
   show("deliverOutbox(limit: 10)", try await store.deliverOutbox(limit: 10))
   do {
-    try await store.fire("cancel", on: 1)
+    try await store.fire(.cancel, on: 1)
   } catch {
-    show("fire(\"cancel\", on: 1)", error)
+    show("fire(.cancel, on: 1)", error)
   }
   show("history(of: 1)", try await store.history(of: 1).map { "\($0.from) → \($0.to)" })
   show("order 2", "\(try await store.load(2)!.state), not paid when this run ends")

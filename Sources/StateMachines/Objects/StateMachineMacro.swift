@@ -18,6 +18,9 @@
 /// - `state: String`, the current state, written only by transitions or ``StateMachineObject/restoreState(_:)``;
 /// - one `@discardableResult func <event>() -> Bool` (and `<event>(with:)` taking a payload) per event;
 /// - one `is<State>: Bool` per state and one `can<Event>: Bool` per event;
+/// - for a class that conforms to ``StoreManagedStateMachine`` (however it says so: the compiler
+///   tells the macro), `async throws(StateMachineStoreError) -> Bool` event methods that fire one
+///   store step in place of the synchronous ones, and the enums `EventName` and `StateName`;
 /// - a conformance to ``StateMachineObject``, which adds the string-keyed API
 ///   (`fire("activate")`, `can("activate")`, ``StateMachineObject/availableEvents``, …).
 ///

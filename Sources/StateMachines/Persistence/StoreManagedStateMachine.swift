@@ -2,15 +2,16 @@
 ///
 /// The store owns the object's machine columns (``StoredMachineState``): it loads a fresh object
 /// for every step, runs the step in one transaction and writes the outcome. The object changes
-/// state only through its store (P13): ``StateMachine()`` recognises the protocol in the class's
-/// inheritance clause and marks its storage store-managed, so an event fired on the object
-/// outside a store step is refused with ``StateMachineError/storeManaged(event:)``, and a
-/// `Codable` class encodes its own properties without the state. `Sendable`, because a store
-/// hands objects between tasks; the class gets a lock as if it declared `Sendable`.
+/// state only through its store (P13): its storage is store-managed however the conformance is
+/// declared, a synchronous fire is refused with ``StateMachineError/storeManaged(event:)``, and a
+/// `Codable` class encodes its own properties without the state. ``StateMachine()`` generates
+/// `async throws` event methods that fire through the store that inserted or loaded the object,
+/// and the enums ``EventName`` and ``StateName``. The class need not be `Sendable`; it gets a
+/// lock all the same.
 ///
 /// ```swift
 /// @StateMachine
-/// final class Order: Codable, StoreManagedStateMachine, @unchecked Sendable {
+/// final class Order: Codable, StoreManagedStateMachine {
 ///   var id: Int
 ///   var storeID: Int { id }
 ///   init(id: Int) { self.id = id }
@@ -24,8 +25,10 @@
 /// }
 ///
 /// let orders = InMemoryStateMachineStore<Order>()
-/// try await orders.insert(Order(id: 42))
-/// try await orders.fire("pay", on: 42)
+/// let order = Order(id: 42)
+/// try await orders.insert(order)
+/// try await order.pay()                     // true: committed; the object is `paid`
+/// try await orders.fire(.expire, on: 42)    // by id, with a compiler-checked name
 /// ```
 public protocol StoreManagedStateMachine: StateMachineObject, SendableMetatype where StateMachineModel == Self {
   /// The type of the row's key.
