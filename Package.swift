@@ -29,6 +29,9 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     // The PostgreSQL store runs as a ServiceLifecycle `Service` (issue 20); fetched only with the trait.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    // The SQLite store's scheduler reports failed passes to the application's Logger; fetched
+    // only with the trait (postgres-nio brings it with PostgreSQL).
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .macro(
@@ -58,7 +61,11 @@ let package = Package(
     // Every file is `#if SQLite`: without the trait the target is empty and GRDB is not fetched.
     .target(
       name: "StateMachinesSQLite",
-      dependencies: ["StateMachines", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"]))]
+      dependencies: [
+        "StateMachines",
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SQLite"])),
+      ]
     ),
     // Every file is `#if PostgreSQL`: without the trait the target is empty and postgres-nio is not fetched.
     .target(
@@ -111,6 +118,7 @@ let package = Package(
         "StateMachines", "NameModelFixture",
         .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SQLite"])),
         .target(name: "StateMachinesPostgres", condition: .when(traits: ["PostgreSQL"])),
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
         .product(

@@ -21,7 +21,9 @@ import StateMachines
 /// With `listen`, one pooled connection `LISTEN`s on ``PostgresNotifications/channel`` so that a
 /// step committed by any process wakes the loop early; polling stays the correctness path, and
 /// behind a transaction-pooling PgBouncer (where `LISTEN` does not work) set `listen: false`.
-/// A failing pass (the server restarting, say) is logged and tried again after the poll interval.
+/// A failing pass (the server restarting, say) never ends the loop: it is logged at `error` to
+/// the store's `logger`, counted in ``counters``, and tried again after the poll interval, doubled
+/// after each further failure in a row up to `maxBackoff`.
 public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service {
   let store: PostgresStateMachineStore<Model>
   /// The longest sleep between two passes.
@@ -30,22 +32,30 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
   public let batch: Int
   /// Whether the loop listens for wake-up notifications.
   public let listen: Bool
+  /// The longest wait after failed passes.
+  public let maxBackoff: Duration
+  /// What the loop has done: passes, deadlines fired, messages delivered, failed passes.
+  public let counters = StoreSchedulerCounters()
   let onListening: (@Sendable () -> Void)?
 
   /// A scheduler of `store`: passes of up to `batch` deadlines and messages, at least every `poll`.
-  public init(_ store: PostgresStateMachineStore<Model>, poll: Duration = .seconds(1), batch: Int = 32, listen: Bool = true) {
-    self.init(store, poll: poll, batch: batch, listen: listen, onListening: nil)
+  public init(
+    _ store: PostgresStateMachineStore<Model>, poll: Duration = .seconds(1), batch: Int = 32, listen: Bool = true,
+    maxBackoff: Duration = .seconds(30)
+  ) {
+    self.init(store, poll: poll, batch: batch, listen: listen, maxBackoff: maxBackoff, onListening: nil)
   }
 
   /// A scheduler that calls `onListening` each time its `LISTEN` is in place (tests wait for it).
   @_spi(Testing) public init(
     _ store: PostgresStateMachineStore<Model>, poll: Duration, batch: Int, listen: Bool,
-    onListening: (@Sendable () -> Void)?
+    maxBackoff: Duration = .seconds(30), onListening: (@Sendable () -> Void)?
   ) {
     self.store = store
     self.poll = poll
     self.batch = max(1, batch)
     self.listen = listen
+    self.maxBackoff = maxBackoff
     self.onListening = onListening
   }
 
@@ -70,11 +80,16 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
       do {
         let fired = try await store.fireDueTimeouts(limit: batch)
         let delivered = try await store.deliverOutbox(limit: batch)
+        counters.succeeded(fired: fired, delivered: delivered)
         if fired == batch || delivered == batch { continue }
         if let due = try await engine.nextDue(), due < nap { nap = due }
       } catch {
         if Task.isCancelled { return }
-        engine.logger.error("state machine scheduler pass failed", metadata: ["error": "\(error)"])
+        let failures = counters.failed(error)
+        nap = StoreSchedulerCounters.backoff(after: failures, poll: poll, maxBackoff: maxBackoff)
+        engine.logger.error(
+          "state machine scheduler pass failed",
+          metadata: ["error": "\(error)", "machine": "\(engine.table.machine)", "failures in a row": "\(failures)"])
       }
       await wakeup.wait(upTo: nap)
     }
@@ -113,13 +128,13 @@ extension PostgresStoreScheduler: CustomStringConvertible {
 
 extension PostgresStateMachineStore: Service {
   /// The store's scheduler with its defaults (poll every second, batches of 32, `LISTEN`).
-  public func scheduler(poll: Duration = .seconds(1), batch: Int = 32, listen: Bool = true)
-    -> PostgresStoreScheduler<Model>
-  {
-    PostgresStoreScheduler(self, poll: poll, batch: batch, listen: listen)
+  public func scheduler(
+    poll: Duration = .seconds(1), batch: Int = 32, listen: Bool = true, maxBackoff: Duration = .seconds(30)
+  ) -> PostgresStoreScheduler<Model> {
+    PostgresStoreScheduler(self, poll: poll, batch: batch, listen: listen, maxBackoff: maxBackoff)
   }
 
-  /// Runs ``scheduler(poll:batch:listen:)`` with its defaults until graceful shutdown, so that the
+  /// Runs ``scheduler(poll:batch:listen:maxBackoff:)`` with its defaults until graceful shutdown, so that the
   /// store itself is a service: `ServiceGroup(services: [client, orders], logger: logger)`.
   public func run() async throws {
     try await scheduler().run()

@@ -1,23 +1,39 @@
-// The scheduler loop of any store (PERSISTENCE.md §7): passes of `fireDueTimeouts` and
+// The scheduler loop of any store (Persistence §7): passes of `fireDueTimeouts` and
 // `deliverOutbox`, sleeping between them when there was nothing left to do. Correctness lies in
 // the passes (P9, P10, P16); the loop only decides when to run them, so any number of loops in
-// any number of processes may run at once.
+// any number of processes may run at once. It never stops on an error.
 
 extension StateMachineStore {
-  /// Fires due deadlines and delivers outbox messages until the task is cancelled: a pass of
-  /// up to `batch` of each, again at once while a pass was full, else after `poll`.
+  /// Fires due deadlines and delivers outbox messages until the task is cancelled: a pass of up
+  /// to `batch` of each, again at once while a pass was full, else after `poll`.
   ///
-  /// - Throws: the first error of a pass (a database error); cancellation ends the loop quietly.
-  public func runScheduler(poll: Duration = .seconds(1), batch: Int = 32) async throws(StateMachineStoreError) {
+  /// A failed pass (a locked database file, a full disk, a server restarting) does not end the
+  /// loop: it is counted in `counters`, reported to `onFailure`, and the loop tries again after
+  /// `poll`, doubled after each further failure in a row up to `maxBackoff`. Cancellation ends
+  /// the loop.
+  public func runScheduler(
+    poll: Duration = .seconds(1), batch: Int = 32, maxBackoff: Duration = .seconds(30),
+    counters: StoreSchedulerCounters? = nil,
+    onFailure: @Sendable (StateMachineStoreError) -> Void = { _ in }
+  ) async {
+    let counters = counters ?? StoreSchedulerCounters()
     while !Task.isCancelled {
-      let fired = try await fireDueTimeouts(limit: batch)
-      let delivered = try await deliverOutbox(limit: batch)
-      if fired < batch && delivered < batch {
-        do {
-          try await Task.sleep(for: poll)
-        } catch {
-          return
-        }
+      var wait = poll
+      do {
+        let fired = try await fireDueTimeouts(limit: batch)
+        let delivered = try await deliverOutbox(limit: batch)
+        counters.succeeded(fired: fired, delivered: delivered)
+        if fired == batch || delivered == batch { continue }
+      } catch {
+        if Task.isCancelled { return }
+        let failures = counters.failed(error)
+        onFailure(error)
+        wait = StoreSchedulerCounters.backoff(after: failures, poll: poll, maxBackoff: maxBackoff)
+      }
+      do {
+        try await Task.sleep(for: wait)
+      } catch {
+        return
       }
     }
   }

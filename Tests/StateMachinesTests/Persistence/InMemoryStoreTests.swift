@@ -140,15 +140,27 @@ struct InMemoryStoreSchedulerTests {
     orders.handle("expired") { message in delivered.append(0, String(decoding: message.payload, as: UTF8.self)) }
     let id = StoreTestIDs.next()
     try await orders.insert(StoreOrder(id: id))
-    let scheduler = Task { try await orders.runScheduler(poll: .milliseconds(5)) }
+    let counters = StoreSchedulerCounters()
+    let scheduler = Task { await orders.runScheduler(poll: .milliseconds(5), counters: counters) }
     try await Task.sleep(for: .milliseconds(30))
     #expect(try await orders.load(id)?.state == "awaitingPayment")
     clock.advance(by: .seconds(3600))
     while delivered.of(0).isEmpty { try await Task.sleep(for: .milliseconds(5)) }
     scheduler.cancel()
-    try await scheduler.value
+    await scheduler.value
     #expect(try await orders.load(id)?.state == "cancelled")
+    let snapshot = counters.snapshot
+    #expect(snapshot.fired == 1 && snapshot.delivered == 1 && snapshot.passes > 1)
+    #expect(snapshot.failedPasses == 0 && snapshot.consecutiveFailures == 0 && snapshot.lastSuccess != nil)
     #expect(delivered.of(0) == [#"{"order":\#(id)}"#])
     #expect(try await orders.history(of: id).map(\.cause) == [.timeout])
+  }
+
+  @Test("Persistence §7: the scheduler's backoff doubles from the poll interval up to its cap")
+  func schedulerBackoff() {
+    let poll = Duration.milliseconds(100)
+    let waits = (1...8).map { StoreSchedulerCounters.backoff(after: $0, poll: poll, maxBackoff: .seconds(2)) }
+    #expect(waits == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .milliseconds(1600), .seconds(2), .seconds(2), .seconds(2)])
+    #expect(StoreSchedulerCounters.backoff(after: 1000, poll: .seconds(5), maxBackoff: .seconds(1)) == .seconds(5))
   }
 }
