@@ -65,5 +65,28 @@ extension PostgresStepEngine {
       return seconds.flatMap { $0 }.map { .milliseconds(Int64(max(0, $0) * 1000)) }
     }
   }
+
+  /// Parked deadlines and messages, and how long the oldest due deadline has waited on the
+  /// store's clock (P11, P15, P16), in one statement.
+  func schedulerBacklog() async throws(StateMachineStoreError) -> StoreBacklog {
+    try await read("") { connection throws(StateMachineStoreError) in
+      var statement = PostgresStatement()
+      let machine = statement.bind(table.machine)
+      let now = self.now(&statement)
+      statement.sql = """
+        SELECT (SELECT count(*) FROM sm_deadlines WHERE machine = \(machine) AND parked)::bigint,
+          (SELECT count(*) FROM sm_outbox WHERE machine = \(machine) AND parked)::bigint,
+          CAST(EXTRACT(EPOCH FROM \(now) - (SELECT min(due_at) FROM sm_deadlines
+            WHERE machine = \(machine) AND NOT parked AND due_at <= \(now))) AS float8)
+        """
+      let rows = try await run(connection, statement, key: "")
+      let (deadlines, messages, age) = try PostgresStoreFailure.sync("") {
+        try rows.first!.decode((Int64, Int64, Double?).self)
+      }
+      return StoreBacklog(
+        parkedDeadlines: Int(deadlines), parkedMessages: Int(messages),
+        oldestDueDeadlineAge: age.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+    }
+  }
 }
 #endif

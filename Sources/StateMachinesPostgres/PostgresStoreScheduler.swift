@@ -82,6 +82,7 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
         let delivered = try await store.deliverOutbox(limit: batch)
         counters.succeeded(fired: fired, delivered: delivered)
         if fired == batch || delivered == batch { continue }
+        counters.backlog(try await engine.schedulerBacklog())
         if let due = try await engine.nextDue(), due < nap { nap = due }
       } catch {
         if Task.isCancelled { return }

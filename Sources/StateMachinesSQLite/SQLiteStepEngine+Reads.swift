@@ -128,6 +128,27 @@ extension SQLiteStepEngine {
     }
   }
 
+  /// Parked deadlines and messages, and the oldest due deadline (P11, P16), from one read.
+  func schedulerBacklog() async throws(StateMachineStoreError) -> StoreBacklog {
+    let machine = table.machine
+    let now = clock.now
+    let milliseconds = now.storeMilliseconds
+    return try await read("") { db in
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT (SELECT COUNT(*) FROM sm_deadlines WHERE machine = ?1 AND parked = 1) AS deadlines,
+            (SELECT COUNT(*) FROM sm_outbox WHERE machine = ?1 AND parked = 1) AS messages,
+            (SELECT MIN(due_at) FROM sm_deadlines WHERE machine = ?1 AND parked = 0 AND due_at <= ?2) AS oldest
+          """,
+        arguments: [machine, milliseconds])!
+      let oldest = (row["oldest"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+      return StoreBacklog(
+        parkedDeadlines: row["deadlines"], parkedMessages: row["messages"],
+        oldestDueDeadlineAge: StoreBacklog.age(dueAt: oldest, now: now))
+    }
+  }
+
   /// What is inconsistent with the definition (P12), from one read snapshot.
   func verify() async throws(StateMachineStoreError) -> StoreReport {
     let all = table.allRows

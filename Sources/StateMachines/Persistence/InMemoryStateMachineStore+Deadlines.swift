@@ -60,6 +60,17 @@ extension InMemoryStateMachineStore {
     deadlineRows[deadline.id] = deadline
   }
 
+  public func schedulerBacklog() async throws(StateMachineStoreError) -> StoreBacklog {
+    lock.locked {
+      let now = clock.now
+      let oldest = deadlineRows.values.filter { !$0.isParked && $0.dueAt <= now }.map(\.dueAt).min()
+      return StoreBacklog(
+        parkedDeadlines: deadlineRows.values.filter(\.isParked).count,
+        parkedMessages: outbox.values.filter(\.isParked).count,
+        oldestDueDeadlineAge: StoreBacklog.age(dueAt: oldest, now: now))
+    }
+  }
+
   public func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int {
     // PERSISTENCE.md §8: claimed by a lease, delivered outside the lock, deleted once handled.
     let claimed: [(OutboxMessage, (@Sendable (OutboxMessage) async throws -> Void)?)] = lock.locked {

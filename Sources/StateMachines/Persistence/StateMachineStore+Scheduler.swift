@@ -9,8 +9,8 @@ extension StateMachineStore {
   ///
   /// A failed pass (a locked database file, a full disk, a server restarting) does not end the
   /// loop: it is counted in `counters`, reported to `onFailure`, and the loop tries again after
-  /// `poll`, doubled after each further failure in a row up to `maxBackoff`. Cancellation ends
-  /// the loop.
+  /// `poll`, doubled after each further failure in a row up to `maxBackoff`. After a pass that
+  /// leaves nothing due, `counters` also gets the ``schedulerBacklog()``. Cancellation ends the loop.
   public func runScheduler(
     poll: Duration = .seconds(1), batch: Int = 32, maxBackoff: Duration = .seconds(30),
     counters: StoreSchedulerCounters? = nil,
@@ -24,6 +24,7 @@ extension StateMachineStore {
         let delivered = try await deliverOutbox(limit: batch)
         counters.succeeded(fired: fired, delivered: delivered)
         if fired == batch || delivered == batch { continue }
+        counters.backlog(try await schedulerBacklog())
       } catch {
         if Task.isCancelled { return }
         let failures = counters.failed(error)

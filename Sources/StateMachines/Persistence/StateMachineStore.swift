@@ -61,6 +61,10 @@ public protocol StateMachineStore<Model>: Sendable {
   /// delivered.
   func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int
 
+  /// What the scheduler has left behind: parked deadlines and messages, and how long the oldest
+  /// due deadline has waited (P11, P16). Cheap: the scheduler loops read it after every pass.
+  func schedulerBacklog() async throws(StateMachineStoreError) -> StoreBacklog
+
   /// The row's history, oldest first.
   func history(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredTransition]
 

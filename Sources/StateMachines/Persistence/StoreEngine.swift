@@ -38,6 +38,8 @@ public protocol _StoreEngine<Model>: AnyObject, Sendable {
   func fireDueTimeouts(limit: Int) async throws(StateMachineStoreError) -> Int
   /// One outbox pass (P16).
   func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int
+  /// Parked deadlines and messages, and the oldest due deadline (P11, P16).
+  func schedulerBacklog() async throws(StateMachineStoreError) -> StoreBacklog
   /// The row's history, oldest first.
   func history(of key: String) async throws(StateMachineStoreError) -> [StoredTransition]
   /// The pending deadlines of the row `key`, or of every row, earliest first.
@@ -138,6 +140,10 @@ extension StateMachineStore where Self: _StoreEngineBacked {
 
   public func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int {
     try await _engine.deliverOutbox(limit: limit)
+  }
+
+  public func schedulerBacklog() async throws(StateMachineStoreError) -> StoreBacklog {
+    try await _engine.schedulerBacklog()
   }
 
   public func history(of id: Model.StoreID) async throws(StateMachineStoreError) -> [StoredTransition] {

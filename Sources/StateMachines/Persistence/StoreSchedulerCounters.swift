@@ -23,6 +23,13 @@ public final class StoreSchedulerCounters: @unchecked Sendable {
     public var lastError: String?
     /// When the last pass succeeded.
     public var lastSuccess: Date?
+    /// Deadlines parked after too many failed attempts (P11), as the last backlog read found them.
+    public var parkedDeadlines = 0
+    /// Outbox messages parked after too many failed deliveries (P16), likewise.
+    public var parkedMessages = 0
+    /// How long the oldest deadline that is due has waited, on the store's clock; `nil` when none
+    /// is due. A healthy scheduler keeps it near zero; one that cannot run lets it grow.
+    public var oldestDueDeadlineAge: Duration?
   }
 
   // `@unchecked Sendable`: every access to `value` happens under `lock`.
@@ -46,6 +53,15 @@ public final class StoreSchedulerCounters: @unchecked Sendable {
     }
   }
 
+  /// Records what the scheduler has left behind after a pass.
+  package func backlog(_ backlog: StoreBacklog) {
+    lock.withLock {
+      value.parkedDeadlines = backlog.parkedDeadlines
+      value.parkedMessages = backlog.parkedMessages
+      value.oldestDueDeadlineAge = backlog.oldestDueDeadlineAge
+    }
+  }
+
   /// Counts a failed pass; returns how many failed in a row, this one included.
   @discardableResult
   package func failed(_ error: any Error) -> Int {
@@ -64,5 +80,28 @@ public final class StoreSchedulerCounters: @unchecked Sendable {
     var wait = poll
     for _ in 1..<max(1, min(failures, 32)) where wait < maxBackoff { wait = wait * 2 }
     return max(poll, min(wait, maxBackoff))
+  }
+}
+
+/// What a store's scheduler has not done (P11, P16): ``StateMachineStore/schedulerBacklog()``.
+public struct StoreBacklog: Sendable, Hashable {
+  /// Deadlines parked after too many failed attempts.
+  public var parkedDeadlines: Int
+  /// Outbox messages parked after too many failed deliveries.
+  public var parkedMessages: Int
+  /// How long the oldest due, unparked deadline has waited, on the store's clock; `nil` when none is due.
+  public var oldestDueDeadlineAge: Duration?
+
+  /// A backlog.
+  public init(parkedDeadlines: Int, parkedMessages: Int, oldestDueDeadlineAge: Duration?) {
+    self.parkedDeadlines = parkedDeadlines
+    self.parkedMessages = parkedMessages
+    self.oldestDueDeadlineAge = oldestDueDeadlineAge
+  }
+
+  /// The age of a deadline due at `dueAt` when it is `now`, or `nil` when it is not due.
+  package static func age(dueAt: Date?, now: Date) -> Duration? {
+    guard let dueAt, dueAt <= now else { return nil }
+    return .milliseconds(Int64((now.timeIntervalSince(dueAt) * 1000).rounded()))
   }
 }

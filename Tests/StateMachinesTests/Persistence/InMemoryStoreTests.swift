@@ -54,6 +54,8 @@ struct InMemoryStoreTests {
     #expect(try await orders.fireDueTimeouts(limit: 10) == 0)
     #expect(try await orders.history(of: id).isEmpty)
     #expect(try await orders.verify().parkedDeadlines.map(\.entityID) == ["\(id)"])
+    // The scheduler's backlog counts it, and a parked deadline is not "due" (P11).
+    #expect(try await orders.schedulerBacklog() == StoreBacklog(parkedDeadlines: 1, parkedMessages: 0, oldestDueDeadlineAge: nil))
   }
 
   @Test("P12: a deadline naming an event the definition no longer has is parked, never fired or dropped")

@@ -120,4 +120,20 @@ extension StoreConformance {
     #expect(try await orders.count(in: .shipped) >= 1)
     #expect(try await orders.ids(in: .awaitingPayment).contains(id) == false)
   }
+
+  /// §7: the scheduler's backlog: nothing parked, and the age of the oldest due deadline on the
+  /// store's clock, `nil` once it fired.
+  func schedulerBacklogAgesTheOldestDueDeadline() async throws {
+    let orders = try await store(StoreOrder.self)
+    let id = StoreTestIDs.next()
+    try await orders.insert(StoreOrder(id: id))
+    let before = try await orders.schedulerBacklog()
+    #expect(before.parkedDeadlines == 0 && before.parkedMessages == 0)
+    clock.advance(by: .seconds(3600 + 30))
+    let due = try await orders.schedulerBacklog()
+    #expect(due.oldestDueDeadlineAge.map { $0 >= .seconds(30) } == true, "\(due)")
+    while try await orders.fireDueTimeouts(limit: 100) > 0 {}
+    #expect(try await orders.load(id)?.state == "cancelled")
+    #expect(try await orders.schedulerBacklog().oldestDueDeadlineAge == nil)
+  }
 }

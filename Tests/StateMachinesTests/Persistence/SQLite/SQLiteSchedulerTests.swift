@@ -97,6 +97,7 @@ struct SQLiteSchedulerTests {
     await scheduler.value
     let after = counters.snapshot
     #expect(after.fired == ids.count && after.consecutiveFailures == 0 && after.failedPasses >= 4)
+    #expect(after.oldestDueDeadlineAge == nil && after.parkedDeadlines == 0 && after.parkedMessages == 0)
     for id in ids {
       #expect(try await orders.history(of: id).map(\.cause) == [.timeout])
       #expect(try await orders.load(id)?.state == "cancelled")
