@@ -118,7 +118,7 @@ let package = Package(
         "StateMachines", "NameModelFixture",
         .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
-        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SQLite"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SQLite", "PostgreSQL"])),
         .target(name: "StateMachinesPostgres", condition: .when(traits: ["PostgreSQL"])),
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
         .product(

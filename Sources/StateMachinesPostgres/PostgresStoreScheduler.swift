@@ -34,6 +34,9 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
   public let listen: Bool
   /// The longest wait after failed passes.
   public let maxBackoff: Duration
+  /// The longest a pass may take: one that waits longer (for a connection to a server that is
+  /// gone) is cancelled and counted as failed.
+  public let passTimeout: Duration
   /// What the loop has done: passes, deadlines fired, messages delivered, failed passes.
   public let counters = StoreSchedulerCounters()
   let onListening: (@Sendable () -> Void)?
@@ -41,21 +44,23 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
   /// A scheduler of `store`: passes of up to `batch` deadlines and messages, at least every `poll`.
   public init(
     _ store: PostgresStateMachineStore<Model>, poll: Duration = .seconds(1), batch: Int = 32, listen: Bool = true,
-    maxBackoff: Duration = .seconds(30)
+    maxBackoff: Duration = .seconds(30), passTimeout: Duration = .seconds(30)
   ) {
-    self.init(store, poll: poll, batch: batch, listen: listen, maxBackoff: maxBackoff, onListening: nil)
+    self.init(
+      store, poll: poll, batch: batch, listen: listen, maxBackoff: maxBackoff, passTimeout: passTimeout, onListening: nil)
   }
 
   /// A scheduler that calls `onListening` each time its `LISTEN` is in place (tests wait for it).
   @_spi(Testing) public init(
     _ store: PostgresStateMachineStore<Model>, poll: Duration, batch: Int, listen: Bool,
-    maxBackoff: Duration = .seconds(30), onListening: (@Sendable () -> Void)?
+    maxBackoff: Duration = .seconds(30), passTimeout: Duration = .seconds(30), onListening: (@Sendable () -> Void)?
   ) {
     self.store = store
     self.poll = poll
     self.batch = max(1, batch)
     self.listen = listen
     self.maxBackoff = maxBackoff
+    self.passTimeout = passTimeout
     self.onListening = onListening
   }
 
@@ -78,12 +83,18 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
     while !Task.isCancelled {
       var nap = poll
       do {
-        let fired = try await store.fireDueTimeouts(limit: batch)
-        let delivered = try await store.deliverOutbox(limit: batch)
-        counters.succeeded(fired: fired, delivered: delivered)
-        if fired == batch || delivered == batch { continue }
-        counters.backlog(try await engine.schedulerBacklog())
-        if let due = try await engine.nextDue(), due < nap { nap = due }
+        let (store, batch, counters) = (store, batch, counters)
+        let (full, due) = try await StoreSchedulerCounters.pass(timeout: passTimeout) {
+          () throws(StateMachineStoreError) -> (Bool, Duration?) in
+          let fired = try await store.fireDueTimeouts(limit: batch)
+          let delivered = try await store.deliverOutbox(limit: batch)
+          counters.succeeded(fired: fired, delivered: delivered)
+          if fired == batch || delivered == batch { return (true, nil) }
+          counters.backlog(try await engine.schedulerBacklog())
+          return (false, try await engine.nextDue())
+        }
+        if full { continue }
+        if let due, due < nap { nap = due }
       } catch {
         if Task.isCancelled { return }
         let failures = counters.failed(error)
@@ -130,12 +141,14 @@ extension PostgresStoreScheduler: CustomStringConvertible {
 extension PostgresStateMachineStore: Service {
   /// The store's scheduler with its defaults (poll every second, batches of 32, `LISTEN`).
   public func scheduler(
-    poll: Duration = .seconds(1), batch: Int = 32, listen: Bool = true, maxBackoff: Duration = .seconds(30)
+    poll: Duration = .seconds(1), batch: Int = 32, listen: Bool = true, maxBackoff: Duration = .seconds(30),
+    passTimeout: Duration = .seconds(30)
   ) -> PostgresStoreScheduler<Model> {
-    PostgresStoreScheduler(self, poll: poll, batch: batch, listen: listen, maxBackoff: maxBackoff)
+    PostgresStoreScheduler(
+      self, poll: poll, batch: batch, listen: listen, maxBackoff: maxBackoff, passTimeout: passTimeout)
   }
 
-  /// Runs ``scheduler(poll:batch:listen:maxBackoff:)`` with its defaults until graceful shutdown, so that the
+  /// Runs ``scheduler(poll:batch:listen:maxBackoff:passTimeout:)`` with its defaults until graceful shutdown, so that the
   /// store itself is a service: `ServiceGroup(services: [client, orders], logger: logger)`.
   public func run() async throws {
     try await scheduler().run()

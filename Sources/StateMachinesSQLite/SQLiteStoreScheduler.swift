@@ -8,7 +8,7 @@ import StateMachines
 
 extension SQLiteStateMachineStore {
   /// Fires due deadlines and delivers outbox messages until the task is cancelled, as
-  /// `StateMachineStore.runScheduler(poll:batch:maxBackoff:counters:onFailure:)` does, and logs
+  /// `StateMachineStore.runScheduler(poll:batch:maxBackoff:passTimeout:counters:onFailure:)` does, and logs
   /// each failed pass at `error` to `logger`. Read `counters` for metrics and health checks.
   ///
   /// ```swift
@@ -17,9 +17,10 @@ extension SQLiteStateMachineStore {
   /// ```
   public func runScheduler(
     logger: Logger, poll: Duration = .seconds(1), batch: Int = 32, maxBackoff: Duration = .seconds(30),
-    counters: StoreSchedulerCounters = StoreSchedulerCounters()
+    passTimeout: Duration = .seconds(30), counters: StoreSchedulerCounters = StoreSchedulerCounters()
   ) async {
-    await runScheduler(poll: poll, batch: batch, maxBackoff: maxBackoff, counters: counters) { error in
+    await runScheduler(poll: poll, batch: batch, maxBackoff: maxBackoff, passTimeout: passTimeout, counters: counters) {
+      error in
       logger.error(
         "state machine scheduler pass failed",
         metadata: [

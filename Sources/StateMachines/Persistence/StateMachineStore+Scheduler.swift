@@ -9,22 +9,28 @@ extension StateMachineStore {
   ///
   /// A failed pass (a locked database file, a full disk, a server restarting) does not end the
   /// loop: it is counted in `counters`, reported to `onFailure`, and the loop tries again after
-  /// `poll`, doubled after each further failure in a row up to `maxBackoff`. After a pass that
+  /// `poll`, doubled after each further failure in a row up to `maxBackoff`. A pass that takes
+  /// longer than `passTimeout` (a database that does not answer) is cancelled and fails with
+  /// ``StoreSchedulerTimeout``. After a pass that
   /// leaves nothing due, `counters` also gets the ``schedulerBacklog()``. Cancellation ends the loop.
   public func runScheduler(
     poll: Duration = .seconds(1), batch: Int = 32, maxBackoff: Duration = .seconds(30),
-    counters: StoreSchedulerCounters? = nil,
+    passTimeout: Duration = .seconds(30), counters: StoreSchedulerCounters? = nil,
     onFailure: @Sendable (StateMachineStoreError) -> Void = { _ in }
   ) async {
     let counters = counters ?? StoreSchedulerCounters()
     while !Task.isCancelled {
       var wait = poll
       do {
-        let fired = try await fireDueTimeouts(limit: batch)
-        let delivered = try await deliverOutbox(limit: batch)
-        counters.succeeded(fired: fired, delivered: delivered)
+        let (fired, delivered) = try await StoreSchedulerCounters.pass(timeout: passTimeout) {
+          () throws(StateMachineStoreError) in
+          let fired = try await fireDueTimeouts(limit: batch)
+          let delivered = try await deliverOutbox(limit: batch)
+          counters.succeeded(fired: fired, delivered: delivered)
+          if fired < batch && delivered < batch { counters.backlog(try await schedulerBacklog()) }
+          return (fired, delivered)
+        }
         if fired == batch || delivered == batch { continue }
-        counters.backlog(try await schedulerBacklog())
       } catch {
         if Task.isCancelled { return }
         let failures = counters.failed(error)

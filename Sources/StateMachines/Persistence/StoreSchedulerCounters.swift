@@ -4,7 +4,7 @@
 
 import Foundation
 
-/// The counters of a scheduler loop: ``StateMachineStore/runScheduler(poll:batch:maxBackoff:counters:onFailure:)``
+/// The counters of a scheduler loop: ``StateMachineStore/runScheduler(poll:batch:maxBackoff:passTimeout:counters:onFailure:)``
 /// or a PostgreSQL store's scheduler service. Read ``snapshot`` at any time, from any task.
 public final class StoreSchedulerCounters: @unchecked Sendable {
   /// The counters at one moment.
@@ -74,6 +74,30 @@ public final class StoreSchedulerCounters: @unchecked Sendable {
     }
   }
 
+  /// Runs one scheduler pass, `work`, failing it with ``StoreSchedulerTimeout`` once it has taken
+  /// `timeout`: a pass that waits for a connection to a server that is gone (a pool keeps such
+  /// requests waiting) fails, is counted and reported, instead of holding the loop silently. The
+  /// late pass is cancelled.
+  package static func pass<T: Sendable>(
+    timeout: Duration, _ work: @escaping @Sendable () async throws(StateMachineStoreError) -> T
+  ) async throws(StateMachineStoreError) -> T {
+    do {
+      return try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await work() }
+        group.addTask {
+          try await Task.sleep(for: timeout)
+          throw StateMachineStoreError.database(StoreSchedulerTimeout(timeout: timeout))
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+      }
+    } catch let error as StateMachineStoreError {
+      throw error
+    } catch {
+      throw .database(error)
+    }
+  }
+
   /// How long a loop waits after `failures` failed passes in a row: `poll`, doubled after each
   /// further failure, at most `maxBackoff` (and never less than `poll`).
   package static func backoff(after failures: Int, poll: Duration, maxBackoff: Duration) -> Duration {
@@ -104,4 +128,13 @@ public struct StoreBacklog: Sendable, Hashable {
     guard let dueAt, dueAt <= now else { return nil }
     return .milliseconds(Int64((now.timeIntervalSince(dueAt) * 1000).rounded()))
   }
+}
+
+/// A scheduler pass that did not finish within its time limit (a database that does not answer);
+/// it was cancelled and counted as a failed pass.
+public struct StoreSchedulerTimeout: Error, CustomStringConvertible {
+  /// The pass's time limit.
+  public let timeout: Duration
+
+  public var description: String { "the scheduler pass took longer than \(timeout)" }
 }

@@ -107,9 +107,10 @@ final class PostgresTestDatabase: Sendable {
   let schema: String
   private let running: Task<Void, Never>
 
-  init() {
+  /// A database on the server of `url`, by default the test server (STATEMACHINES_PG_URL).
+  init(url: String? = postgresTestURL) {
     // Without a server the suite is disabled and no connection is ever opened.
-    let url = postgresTestURL ?? "postgres://postgres@127.0.0.1:1/none"
+    let url = url ?? "postgres://postgres@127.0.0.1:1/none"
     guard let components = URLComponents(string: url), let host = components.host else {
       fatalError("STATEMACHINES_PG_URL is not a postgres:// URL: \(url)")
     }

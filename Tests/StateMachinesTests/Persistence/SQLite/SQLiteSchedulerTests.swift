@@ -10,26 +10,6 @@ import Logging
 import StateMachinesSQLite
 import Testing
 
-/// A log handler that keeps the messages it gets.
-final class RecordingLogHandler: LogHandler, @unchecked Sendable {
-  private let lock = NSLock()
-  private var recorded: [String] = []
-  var metadata: Logger.Metadata = [:]
-  var metadataProvider: Logger.MetadataProvider?
-  var logLevel: Logger.Level = .trace
-
-  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-    get { metadata[key] }
-    set { metadata[key] = newValue }
-  }
-
-  func log(event: LogEvent) {
-    lock.withLock { recorded.append("\(event.level): \(event.message) \(event.metadata ?? [:])") }
-  }
-
-  var messages: [String] { lock.withLock { recorded } }
-}
-
 /// A write transaction (`BEGIN IMMEDIATE`) held open on its own thread, as another process's
 /// connection would hold it, until ``release()``. (GRDB ends every access with its transaction
 /// closed, so the access itself waits on the thread.)
