@@ -62,7 +62,7 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
   for id in [b0, b1, s1, s2, s4, b1c, b4, b1u, b4u, s2g].flatMap({ $0.sync + $0.async }) {
     try await stores.audited.insert(Toggle(id: id))
   }
-  // S2g: the object a business function holds, loaded once; each generated call leaves it at the
+  // G2: the object a business function holds, loaded once; each generated call leaves it at the
   // committed version, so it never conflicts.
   let toggle = try await stores.audited.load(s2g.async[0])!
   for id in s3.sync + s3.async { try await stores.countdowns.insert(Countdown(id: id)) }
@@ -97,7 +97,7 @@ func makeCases(_ stores: Stores) async throws -> [StoreCase] {
     fires("S1", "store fire, history off", pool, stores.plain, s1),
     fires("S2", "store fire, history on", pool, stores.audited, s2),
     StoreCase(
-      id: "S2g", name: "S2 through the generated API", batch: 1,
+      id: "G2", name: "S2 through the generated API", batch: 1,
       sync: { count in for _ in 0..<count { try pool.write { db in _ = try stores.audited.fire(.flip, on: s2g.sync[0], in: db) } } },
       async: { count in
         for _ in 0..<count { guard try await toggle.flip() else { throw StoreBenchmarkFailure("flip refused") } }

@@ -95,8 +95,8 @@ func report(_ cases: [StoreCase], _ speeds: [String: [Speed]]) {
     let m = measure.path
     goal("S2 sync >= 0.8 x B1 sync (\(measure.name))", ratio("S2 sync", "B1 sync", speeds, m), 0.8)
     goal("S2 async >= 0.8 x B1 async (\(measure.name))", ratio("S2 async", "B1 async", speeds, m), 0.8)
-    goal("S2g sync >= 0.97 x S2 sync (\(measure.name))", ratio("S2g sync", "S2 sync", speeds, m), 0.97)
-    goal("S2g async >= 0.97 x S2 async (\(measure.name))", ratio("S2g async", "S2 async", speeds, m), 0.97)
+    goal("G2 sync >= 0.97 x S2 sync (\(measure.name))", ratio("G2 sync", "S2 sync", speeds, m), 0.97)
+    goal("G2 async >= 0.97 x S2 async (\(measure.name))", ratio("G2 async", "S2 async", speeds, m), 0.97)
     goal("S4 sync >= 5 x S2 sync (\(measure.name))", ratio("S4 sync", "S2 sync", speeds, m), 5)
     goal("S4 async >= 5 x S2 async (\(measure.name))", ratio("S4 async", "S2 async", speeds, m), 5)
   }
