@@ -16,8 +16,9 @@ extension StateMachineDefinition {
   }
 
   /// Puts `model` into a stored row's machine columns, running no callback and arming no timer
-  /// (the row's deadlines are in the store already, P8). Replaces the object's machine storage:
-  /// call it on a freshly made object, before anyone else uses it.
+  /// (the row's deadlines are in the store already, P8). Replaces the object's machine storage,
+  /// keeping only the store it is bound to: call it on a freshly made object, before anyone else
+  /// uses it, or on a bound object to make it hold a row's committed columns.
   ///
   /// - Throws: ``StateMachineStoreError/unknownStoredState(id:state:)`` when the state or a
   ///   history record is not in the definition (P12); `id` names the row in that error. The object
@@ -37,6 +38,7 @@ extension StateMachineDefinition {
     locked(model) {
       let managed = model._$stateMachineStorage.slowPathFlags & StateMachineStorage.storeManagedFlag
       storage.slowPathFlags |= managed
+      extras.storeBinding = model._$stateMachineStorage.extras?.storeBinding
       model._$stateMachineStorage = storage
     }
   }

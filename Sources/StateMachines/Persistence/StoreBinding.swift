@@ -41,22 +41,11 @@ extension StateMachineDefinition where Model: StoreManagedStateMachine {
   }
 
   /// Puts the committed columns `stored` into `model`, an object the caller holds, keeping its
-  /// binding: after a fire or a lost race the object answers `state`, `is…` and `can…` for the
-  /// committed row, and fires next at its version. A row the definition cannot load (P12) leaves
-  /// the object unchanged.
+  /// binding (``load(_:into:id:)``): after a fire or a lost race the object answers `state`,
+  /// `is…` and `can…` for the committed row, and fires next at its version. A row the definition
+  /// cannot load (P12) leaves the object unchanged.
   func adopt(_ stored: StoredMachineState, into model: Model) {
-    guard var storage = try? decodedStorage(state: stored.state, history: stored.history, terminated: stored.isTerminated)
-    else { return }
-    storage.set(StateMachineStorage.unstartedFlag | StateMachineStorage.restoredFlag, false)
-    let extras = storage.extras ?? StateMachineExtras()
-    extras.storeVersion = stored.version
-    storage.extras = extras
-    storage.set(StateMachineStorage.extrasFlag, true)
-    locked(model) {
-      extras.storeBinding = model._$stateMachineStorage.extras?.storeBinding
-      storage.slowPathFlags |= model._$stateMachineStorage.slowPathFlags & StateMachineStorage.storeManagedFlag
-      model._$stateMachineStorage = storage
-    }
+    try? load(stored, into: model, id: model.storeID.description)
   }
 
   /// One store step of `event` on `model`'s row through the store it is bound to (P1–P5):

@@ -170,7 +170,6 @@ struct StoreWorkerFailure: Error, CustomStringConvertible {
 func temporaryPath(_ name: String) -> String {
   FileManager.default.temporaryDirectory.appendingPathComponent("sm-\(name)-\(UUID().uuidString)").path
 }
-#endif
 
 /// Persistence P4 across processes, for either database: two worker processes load ring 1 at the
 /// same version, then each calls the generated store method `ring.advance()` at the same instant,
@@ -189,3 +188,4 @@ func expectOneOfTwoProcessesCommits(_ arguments: (_ mode: String, _ options: [St
     #expect(summaries.map { $0.int("version") } == [round, round], "\(runs)")
   }
 }
+#endif
