@@ -8,7 +8,8 @@ struct MachineClass {
   /// The modifier generated members get: `public `, `package ` or nothing.
   let accessModifier: String
   let isFinal: Bool
-  /// Declares `Sendable` (checked or `@unchecked`) in its inheritance clause: gets a lock.
+  /// Conforms to `Sendable` (checked or `@unchecked`, in its inheritance clause or in an
+  /// extension), or is store-managed: gets a lock.
   let declaresSendable: Bool
   /// Lists `StoreManagedStateMachine`: its state changes only through its store (PERSISTENCE
   /// P13), so its storage is marked store-managed and `Codable` leaves the state out.
@@ -17,9 +18,9 @@ struct MachineClass {
   let globalActor: String?
 
   /// `conformingTo`: for the member role, the protocols of its `conformances:` list that the
-  /// compiler found the class does not conform to (SE-0407). A class missing from it conforms to
-  /// `StoreManagedStateMachine` however it says so: in its inheritance clause, through a refining
-  /// protocol (`PostgresStateMachineRecord`) or in an extension. `nil` when unknown.
+  /// compiler found the class does not conform to (SE-0407). A protocol missing from it is one the
+  /// class conforms to however it says so: in its inheritance clause, through a refining protocol
+  /// (`PostgresStateMachineRecord`) or in an extension. `nil` when unknown.
   init(_ declaration: ClassDeclSyntax, conformingTo: [TypeSyntax]? = nil) {
     self.declaration = declaration
     name = declaration.name.text
@@ -41,13 +42,15 @@ struct MachineClass {
         !missing.contains { Self.baseName(of: $0) == "StoreManagedStateMachine" }
       } ?? false
     isStoreManaged = listsStoreManaged || conformsStoreManaged
-    // A store-managed class is Sendable through the protocol, so it gets a lock like one that
-    // says `Sendable`.
-    declaresSendable =
-      isStoreManaged
-      || declaration.inheritanceClause?.inheritedTypes.contains { inherited in
+    // A store-managed class gets a lock like one that conforms to `Sendable`, however that is
+    // declared (in the inheritance clause, or in an extension: the compiler says).
+    let listsSendable =
+      declaration.inheritanceClause?.inheritedTypes.contains { inherited in
         Self.baseName(of: inherited.type) == "Sendable"
       } ?? false
+    let conformsSendable =
+      conformingTo.map { missing in !missing.contains { Self.baseName(of: $0) == "Sendable" } } ?? false
+    declaresSendable = isStoreManaged || listsSendable || conformsSendable
     globalActor = declaration.attributes.lazy.compactMap { element -> String? in
       guard case .attribute(let attribute) = element,
         let name = Self.baseName(of: attribute.attributeName), name.hasSuffix("Actor")

@@ -87,11 +87,17 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
         let (full, due) = try await StoreSchedulerCounters.pass(timeout: passTimeout) {
           () throws(StateMachineStoreError) -> (Bool, Duration?) in
           let fired = try await store.fireDueTimeouts(limit: batch)
+          counters.fired(fired)
           let delivered = try await store.deliverOutbox(limit: batch)
-          counters.succeeded(fired: fired, delivered: delivered)
-          if fired == batch || delivered == batch { return (true, nil) }
+          counters.delivered(delivered)
+          if fired == batch || delivered == batch {
+            counters.succeeded()
+            return (true, nil)
+          }
           counters.backlog(try await engine.schedulerBacklog())
-          return (false, try await engine.nextDue())
+          let due = try await engine.nextDue()
+          counters.succeeded()
+          return (false, due)
         }
         if full { continue }
         if let due, due < nap { nap = due }

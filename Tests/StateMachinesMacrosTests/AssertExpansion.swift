@@ -10,18 +10,18 @@ import Testing
 /// The macro under test, as the compiler sees it: a member macro plus an extension macro that adds
 /// the `StateMachineObject` conformance.
 ///
-/// The member role lists `StoreManagedStateMachine` in its `conformances:` (SE-0407), and the
-/// compiler passes it when the class does not conform: so here every class is taken to conform
-/// only if it says so in its inheritance clause. ``compilerSaysStoreManagedSpecs`` is the
+/// The member role lists `StoreManagedStateMachine` and `Sendable` in its `conformances:`
+/// (SE-0407), and the compiler passes each the class does not conform to: so here every class is
+/// taken to conform only if it says so in its inheritance clause. ``compilerSaysStoreManagedSpecs`` is the
 /// compiler's answer for a class that conforms in an extension or through a refining protocol.
 let stateMachineMacroSpecs: [String: MacroSpec] = [
-  "StateMachine": MacroSpec(type: StateMachineMacro.self, conformances: ["StateMachineObject", "StoreManagedStateMachine"])
+  "StateMachine": MacroSpec(type: StateMachineMacro.self, conformances: ["StateMachineObject", "StoreManagedStateMachine", "Sendable"])
 ]
 
 /// The macro as the compiler runs it on a class that conforms to `StoreManagedStateMachine`
 /// however it says so: `StoreManagedStateMachine` is not among the missing conformances.
 let compilerSaysStoreManagedSpecs: [String: MacroSpec] = [
-  "StateMachine": MacroSpec(type: StateMachineMacro.self, conformances: ["StateMachineObject"])
+  "StateMachine": MacroSpec(type: StateMachineMacro.self, conformances: ["StateMachineObject", "Sendable"])
 ]
 
 /// Expands `@StateMachine` in `source` and checks the expansion, the diagnostics and, if given,

@@ -29,13 +29,13 @@
 /// form the same identifier and a generated member that clashes with one the class declares are
 /// errors.
 ///
-/// A class that declares `Sendable` in its inheritance clause is serialised by a
+/// A class that conforms to `Sendable` (in its inheritance clause or in an extension) is serialised by a
 /// ``StateMachineLock`` (it stores nothing for it), so it can be driven from many threads. A class
 /// isolated to a global actor (`@MainActor`) gets isolated members, an isolated conformance, and
 /// the string-keyed `fire`, `fireOrThrow`, `can` and `isInState` as members callable with `await`.
 @attached(
   member,
-  conformances: StoreManagedStateMachine,
+  conformances: StoreManagedStateMachine, Sendable,
   names: named(state), named(stateMachineDefinition), named(_$stateMachineStorage),
   named(_$stateMachineLock), named(_$stateMachineModel), named(EventName), named(StateName), arbitrary)
 @attached(extension, conformances: StateMachineObject)

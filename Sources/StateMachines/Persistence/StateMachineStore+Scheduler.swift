@@ -25,9 +25,11 @@ extension StateMachineStore {
         let (fired, delivered) = try await StoreSchedulerCounters.pass(timeout: passTimeout) {
           () throws(StateMachineStoreError) in
           let fired = try await fireDueTimeouts(limit: batch)
+          counters.fired(fired)
           let delivered = try await deliverOutbox(limit: batch)
-          counters.succeeded(fired: fired, delivered: delivered)
+          counters.delivered(delivered)
           if fired < batch && delivered < batch { counters.backlog(try await schedulerBacklog()) }
+          counters.succeeded()
           return (fired, delivered)
         }
         if fired == batch || delivered == batch { continue }

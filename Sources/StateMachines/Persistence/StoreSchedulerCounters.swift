@@ -42,12 +42,21 @@ public final class StoreSchedulerCounters: @unchecked Sendable {
   /// The counters now.
   public var snapshot: Snapshot { lock.withLock { value } }
 
-  /// Counts a pass that fired `fired` deadlines and delivered `delivered` messages.
-  package func succeeded(fired: Int, delivered: Int) {
+  /// Counts deadlines a pass fired, as soon as they are committed (a pass that fails later, or
+  /// runs late, still fired them).
+  package func fired(_ count: Int) {
+    lock.withLock { value.fired += count }
+  }
+
+  /// Counts messages a pass delivered.
+  package func delivered(_ count: Int) {
+    lock.withLock { value.delivered += count }
+  }
+
+  /// Counts a pass that succeeded.
+  package func succeeded() {
     lock.withLock {
       value.passes += 1
-      value.fired += fired
-      value.delivered += delivered
       value.consecutiveFailures = 0
       value.lastSuccess = Date()
     }
@@ -77,25 +86,32 @@ public final class StoreSchedulerCounters: @unchecked Sendable {
   /// Runs one scheduler pass, `work`, failing it with ``StoreSchedulerTimeout`` once it has taken
   /// `timeout`: a pass that waits for a connection to a server that is gone (a pool keeps such
   /// requests waiting) fails, is counted and reported, instead of holding the loop silently. The
-  /// late pass is cancelled.
+  /// late pass is cancelled but not waited for, so nothing it does can stop the loop; what it
+  /// still commits is safe, since passes may run side by side (P10). Cancelling the caller ends
+  /// the wait at once.
   package static func pass<T: Sendable>(
     timeout: Duration, _ work: @escaping @Sendable () async throws(StateMachineStoreError) -> T
   ) async throws(StateMachineStoreError) -> T {
-    do {
-      return try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-          try await Task.sleep(for: timeout)
-          throw StateMachineStoreError.database(StoreSchedulerTimeout(timeout: timeout))
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
+    let outcome = PassOutcome<T>()
+    let worker = Task {
+      do throws(StateMachineStoreError) {
+        outcome.finish(.success(try await work()))
+      } catch {
+        outcome.finish(.failure(error))
       }
-    } catch let error as StateMachineStoreError {
-      throw error
-    } catch {
-      throw .database(error)
     }
+    let timer = Task {
+      try? await Task.sleep(for: timeout)
+      outcome.finish(.failure(.database(StoreSchedulerTimeout(timeout: timeout))))
+    }
+    let result = await withTaskCancellationHandler {
+      await outcome.value()
+    } onCancel: {
+      outcome.finish(.failure(.database(CancellationError())))
+    }
+    timer.cancel()
+    if case .failure = result { worker.cancel() }
+    return try result.get()
   }
 
   /// How long a loop waits after `failures` failed passes in a row: `poll`, doubled after each
@@ -137,4 +153,35 @@ public struct StoreSchedulerTimeout: Error, CustomStringConvertible {
   public let timeout: Duration
 
   public var description: String { "the scheduler pass took longer than \(timeout)" }
+}
+
+/// The outcome of one pass, given once: by the pass, its timer or the caller's cancellation.
+private final class PassOutcome<T: Sendable>: @unchecked Sendable {
+  // `@unchecked Sendable`: `result` and `waiter` change only under `lock`.
+  private let lock = NSLock()
+  private var result: Result<T, StateMachineStoreError>?
+  private var waiter: CheckedContinuation<Result<T, StateMachineStoreError>, Never>?
+
+  /// Sets the outcome, if none was set yet, and wakes the waiter.
+  func finish(_ outcome: Result<T, StateMachineStoreError>) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Result<T, StateMachineStoreError>, Never>? in
+      guard result == nil else { return nil }
+      result = outcome
+      defer { self.waiter = nil }
+      return self.waiter
+    }
+    waiter?.resume(returning: outcome)
+  }
+
+  /// The outcome, once set.
+  func value() async -> Result<T, StateMachineStoreError> {
+    await withCheckedContinuation { continuation in
+      let ready = lock.withLock { () -> Result<T, StateMachineStoreError>? in
+        if let result { return result }
+        waiter = continuation
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
 }

@@ -94,6 +94,13 @@ struct StoreManagedDeclarationTests {
     try await checkStoreManagedDeclaration(ElsewhereTicket.init(id:)) { try await $0.close() }
   }
 
+  @Test("a class Sendable through an extension gets a lock, as one that says so in its declaration")
+  func sendableInAnExtensionGetsALock() {
+    #expect(SendableByExtension()._$stateMachineLock != nil)
+    #expect(SendableByDeclaration()._$stateMachineLock != nil)
+    #expect(NotSendableCounter()._$stateMachineLock == nil)
+  }
+
   @Test func typedNamesAreTheDeclaredNames() {
     #expect(ListedTicket.EventName.close.rawValue == "close")
     #expect(ListedTicket.StateName(rawValue: "closed") == .closed)
@@ -110,5 +117,31 @@ final class ElsewhereTicket: Codable {
     sm.addState("open")
     sm.addState("closed")
     sm.when("close", transitionFrom: "open", to: "closed")
+  }
+}
+
+/// `Sendable` in its inheritance clause: a lock.
+@StateMachine
+final class SendableByDeclaration: Sendable {
+  static let stateMachine = StateMachineDefinition<SendableByDeclaration> { sm in
+    sm.addState("idle")
+  }
+}
+
+/// `Sendable` in an extension: a lock all the same (the compiler tells the macro).
+@StateMachine
+final class SendableByExtension {
+  static let stateMachine = StateMachineDefinition<SendableByExtension> { sm in
+    sm.addState("idle")
+  }
+}
+
+extension SendableByExtension: @unchecked Sendable {}
+
+/// Not `Sendable`: no lock, one thread or actor at a time.
+@StateMachine
+final class NotSendableCounter {
+  static let stateMachine = StateMachineDefinition<NotSendableCounter> { sm in
+    sm.addState("idle")
   }
 }

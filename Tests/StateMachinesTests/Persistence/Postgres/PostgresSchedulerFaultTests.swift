@@ -63,7 +63,7 @@ struct PostgresSchedulerFaultTests {
     for id in ids { try await orders.insert(StoreOrder(id: id)) }
 
     let scheduler = orders.scheduler(
-      poll: .milliseconds(50), listen: false, maxBackoff: .milliseconds(500), passTimeout: .seconds(1))
+      poll: .milliseconds(50), listen: false, maxBackoff: .milliseconds(500), passTimeout: .seconds(2))
     let running = Task { try await scheduler.run() }
     defer { running.cancel() }
     #expect(try await waitUntil(.seconds(20)) { scheduler.counters.snapshot.passes >= 2 })
@@ -71,7 +71,7 @@ struct PostgresSchedulerFaultTests {
     // The server goes away; meanwhile the deadlines fall due.
     try await controlFaultServer("stop")
     clock.advance(by: .seconds(3601))
-    let failing = try await waitUntil(.seconds(30)) { scheduler.counters.snapshot.failedPasses >= 3 }
+    let failing = try await waitUntil(.seconds(45)) { scheduler.counters.snapshot.failedPasses >= 3 }
     #expect(failing, "\(scheduler.counters.snapshot)")
     let down = scheduler.counters.snapshot
     #expect(down.fired == 0 && down.consecutiveFailures >= 3 && down.lastError != nil)
