@@ -13,12 +13,12 @@ extension PostgresStepEngine {
     _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, object: Model?
   ) async throws(StateMachineStoreError) -> Fired<Model> {
     // §6's fast path: one statement in autocommit; when it writes nothing, the locked step.
-    if object == nil, options.requestID == nil,
+    if object == nil, options.requestID == nil, options.expectedVersion == nil,
       let fired = try await fireFast(event, key: key, payload: payload, noWait: options.lock == .noWait)
     {
       return fired
     }
-    var expected: Int64?
+    var expected = options.expectedVersion
     var copy: Model?
     if let object {
       // P4: the step runs on a copy of the caller's object (its own columns as the caller set
@@ -90,6 +90,13 @@ extension PostgresStepEngine {
       return replayed
     }
     let model = try fresh(row, key)
+    if let expected {
+      // P4 by id (`FireOptions.expectedVersion`): the locked row must still be at that version.
+      let current = definition.storedState(of: model)
+      guard current.version == expected else {
+        throw .conflict(id: key, expectedVersion: expected, currentVersion: current.version, currentState: current.state)
+      }
+    }
     let step = try definition.storeStep(event, payload: payload, on: model)
     return try await write(connection, step, model, key, cause: .event, requestID: requestID, dueAt: nil)
   }

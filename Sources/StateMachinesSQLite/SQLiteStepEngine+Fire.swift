@@ -11,7 +11,7 @@ extension SQLiteStepEngine {
   func fire(
     _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, object: Model?
   ) async throws(StateMachineStoreError) -> Fired<Model> {
-    var expected: Int64?
+    var expected = options.expectedVersion
     var copy: Model?
     if let object {
       // P4: the step runs on a copy of the caller's object (its own columns as the caller set

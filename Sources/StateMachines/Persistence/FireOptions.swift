@@ -25,12 +25,18 @@ public struct FireOptions: Sendable, Hashable {
   public var lock: LockMode
   /// What a fire on a stale object does.
   public var retry: Retry
+  /// For a fire by id: the version the row must still be at, as a compare-and-set (P4); a row
+  /// that moved on gives ``StateMachineStoreError/conflict(id:expectedVersion:currentVersion:currentState:)``
+  /// (or, with ``Retry/reload(max:)``, another try on the row as it now is). `nil`: any version.
+  /// The generated store methods fire so, at the version their object holds.
+  public var expectedVersion: Int64?
 
-  /// Options; by default a fire waits for the row and does not retry.
-  public init(requestID: UUID? = nil, lock: LockMode = .wait, retry: Retry = .none) {
+  /// Options; by default a fire waits for the row, at any version, and does not retry.
+  public init(requestID: UUID? = nil, lock: LockMode = .wait, retry: Retry = .none, expectedVersion: Int64? = nil) {
     self.requestID = requestID
     self.lock = lock
     self.retry = retry
+    self.expectedVersion = expectedVersion
   }
 }
 

@@ -124,7 +124,12 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
   public func fire(_ event: String, on id: Model.StoreID, payload: (any Encodable & Sendable)?, options: FireOptions)
     async throws(StateMachineStoreError) -> Fired<Model>
   {
-    _bound(try run(event, key: id.description, payload: payload, options: options, expectedVersion: nil, on: nil))
+    let key = id.description
+    return _bound(
+      try await options.reloadingOnConflict(expected: options.expectedVersion, object: nil as Model?) {
+        expected, _ throws(StateMachineStoreError) in
+        try run(event, key: key, payload: payload, options: options, expectedVersion: expected, on: nil)
+      })
   }
 
   public func fire(_ event: String, on model: Model, payload: (any Encodable & Sendable)?, options: FireOptions)

@@ -57,8 +57,12 @@ extension StateMachineDefinition where Model: StoreManagedStateMachine {
     _ event: String, payload: (any Encodable & Sendable)?, options: FireOptions, on model: Model
   ) async throws(StateMachineStoreError) -> Bool {
     guard let store = boundStore(of: model) else { throw .notBound(type: "\(Model.self)", event: event) }
+    // P4 by id, at the version the object holds: the step runs on the row as committed (its
+    // own columns too), and a row that moved on is a conflict.
+    var atVersion = options
+    atVersion.expectedVersion = locked(model) { model._$stateMachineStorage.extras?.storeVersion ?? 0 }
     do {
-      let fired = try await store.fire(event, on: model, payload: payload, options: options)
+      let fired = try await store.fire(event, on: model.storeID, payload: payload, options: atVersion)
       adopt(storedState(of: fired.model), into: model)
       return true
     } catch {
