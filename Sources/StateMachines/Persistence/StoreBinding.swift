@@ -15,7 +15,8 @@ extension StateMachineStore {
   public func _bind(_ model: Model) {
     let definition = model.stateMachineDefinition
     let extras = definition.extras(of: model)
-    definition.locked(model) { extras.storeBinding = self as any StateMachineStore<Model> }
+    let binding = StoreBinding(self)
+    definition.locked(model) { extras.storeBinding = binding }
   }
 
   /// Binds the object a fire returns, and returns the result.
@@ -34,10 +35,18 @@ extension StateMachineStore {
   }
 }
 
+/// The store an object is bound to, in a box of a concrete class, so that finding it again is a
+/// class check rather than a cast to a constrained existential.
+final class StoreBinding<Model: StoreManagedStateMachine>: Sendable {
+  let store: any StateMachineStore<Model>
+
+  init(_ store: any StateMachineStore<Model>) { self.store = store }
+}
+
 extension StateMachineDefinition where Model: StoreManagedStateMachine {
   /// The store `model` is bound to, if any.
   func boundStore(of model: Model) -> (any StateMachineStore<Model>)? {
-    locked(model) { model._$stateMachineStorage.extras?.storeBinding as? any StateMachineStore<Model> }
+    locked(model) { (model._$stateMachineStorage.extras?.storeBinding as? StoreBinding<Model>)?.store }
   }
 
   /// Puts the committed columns `stored` into `model`, an object the caller holds, keeping its

@@ -51,10 +51,10 @@ final class StateMachineExtras: @unchecked Sendable {
   /// The store version of the row this object was loaded from (P4's compare-and-set); `nil` for
   /// an object no store loaded.
   var storeVersion: Int64?
-  /// The store this object is bound to (an `any StateMachineStore<Model>`), set by the store's
+  /// The store this object is bound to (a `StoreBinding<Model>`), set by the store's
   /// `insert`, `load` and fire results: the generated `async throws` event methods fire through
   /// it (Persistence P4). `nil` for an object no store bound. Set under the object's lock.
-  var storeBinding: (any Sendable)?
+  var storeBinding: AnyObject?
   /// Invokes of states entered in the running macrostep, waiting for its end (INVOKE.md I2).
   /// Changed by the thread that owns the step.
   var pendingInvocations: [PendingInvocation] = []
