@@ -14,9 +14,9 @@ struct PostgresFastPlan: Sendable {
   let event: String
   /// The state each pure step enters, by the state it leaves.
   let targets: [String: String]
-  /// The statement's text when it waits for the row's lock, and when it does not (`NOWAIT`).
-  let sql: String
-  let noWaitSQL: String
+  /// The statement's text, by whether it waits for the row's lock (not: `NOWAIT`) and whether
+  /// it compares the row's version with an expected one (`FireOptions.expectedVersion`, P4).
+  let sql: [PostgresFastPlanShape: String]
   /// The binds `$1…$n` of the text: the map of states, the machine, the event and the cause.
   let constants: PostgresBindings
   /// Whether the statement writes a history row, whose payload (and time, unless the store's
@@ -24,16 +24,31 @@ struct PostgresFastPlan: Sendable {
   let history: Bool
   let bindsTime: Bool
 
-  /// The statement of one fire on the row with `key`: the constants, then the key and, for the
-  /// history row, the payload as JSON text and the time `at`.
-  func statement(key: String, payload: @autoclosure () throws -> String?, at: @autoclosure () -> Date, noWait: Bool)
-    rethrows -> PostgresStatement
-  {
-    var statement = PostgresStatement(noWait ? noWaitSQL : sql, binds: constants)
+  /// The statement of one fire on the row with `key`: the constants, then the key, for the
+  /// history row the payload as JSON text and the time `at`, and last the expected version.
+  func statement(
+    key: String, payload: @autoclosure () throws -> String?, at: @autoclosure () -> Date, noWait: Bool,
+    expectedVersion: Int64? = nil
+  ) rethrows -> PostgresStatement {
+    let shape = PostgresFastPlanShape(noWait: noWait, comparesVersion: expectedVersion != nil)
+    var statement = PostgresStatement(sql[shape]!, binds: constants)
     _ = statement.bind(key)
     if history { _ = statement.bind(try payload()) }
     if bindsTime { _ = statement.bind(at()) }
+    if let expectedVersion { _ = statement.bind(expectedVersion) }
     return statement
+  }
+}
+
+/// The variants of a fast plan's statement.
+struct PostgresFastPlanShape: Hashable, CaseIterable {
+  /// `FOR UPDATE NOWAIT`: fail at once on a locked row (P3).
+  let noWait: Bool
+  /// The row must be at the expected version, the last bind (P4 by id).
+  let comparesVersion: Bool
+
+  static let allCases = [false, true].flatMap { noWait in
+    [false, true].map { PostgresFastPlanShape(noWait: noWait, comparesVersion: $0) }
   }
 }
 
@@ -91,12 +106,15 @@ extension PostgresStepEngine {
     let payload = "$\(constants.binds.count + 2)"
     let at = clock.isDatabase ? "clock_timestamp()" : "$\(constants.binds.count + 3)"
     let row = table.isShared ? "machine = \(machine) AND entity_id = \(key)" : "\(table.quotedID) = CAST(\(key) AS \(idType))"
-    func sql(noWait: Bool) -> String {
+    // The expected version is bound after the key, the payload and the time, whichever are bound.
+    let expected = "$\(constants.binds.count + 2 + (configuration.history ? 1 : 0) + (configuration.history && !clock.isDatabase ? 1 : 0))"
+    func sql(_ shape: PostgresFastPlanShape) -> String {
+      let version = shape.comparesVersion ? " AND sm_version = CAST(\(expected) AS bigint)" : ""
       var sql = """
         WITH moved AS (
           UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
             FROM (SELECT state AS sm_old_state, sm_version AS sm_old_version FROM \(table.quotedName)
-                   WHERE \(row) AND NOT sm_terminated\(noWait ? " FOR UPDATE NOWAIT" : "")) old
+                   WHERE \(row) AND NOT sm_terminated\(version)\(shape.noWait ? " FOR UPDATE NOWAIT" : "")) old
             JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state
            WHERE \(row) AND sm_version = old.sm_old_version
           RETURNING \(table.selectList(mapping.columns)), sm_old_state)
@@ -114,7 +132,7 @@ extension PostgresStepEngine {
     }
     return PostgresFastPlan(
       event: eventName, targets: Dictionary(transitions.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first }),
-      sql: sql(noWait: false), noWaitSQL: sql(noWait: true), constants: constants.binds,
+      sql: Dictionary(uniqueKeysWithValues: PostgresFastPlanShape.allCases.map { ($0, sql($0)) }), constants: constants.binds,
       history: configuration.history, bindsTime: configuration.history && !clock.isDatabase)
   }
 }

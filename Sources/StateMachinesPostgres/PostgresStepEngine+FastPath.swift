@@ -17,15 +17,15 @@ extension PostgresStepEngine {
   /// Without a request id only: a recorded one must be replayed after the lock (P6). As the
   /// statement commits itself, one whose connection fails may have committed:
   /// `.commitOutcomeUnknown` (P6), unless the pooled connection was closed before it was sent.
-  func fireFast(_ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool)
-    async throws(StateMachineStoreError) -> Fired<Model>?
-  {
+  func fireFast(
+    _ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool, expectedVersion: Int64? = nil
+  ) async throws(StateMachineStoreError) -> Fired<Model>? {
     if case .some(.none) = fastPlans.plan(for: event) { return nil }
     let sent: Result<(PostgresFastPlan, [PostgresRow]), any Error>?
     do {
       sent = try await client.withConnection { connection -> Result<(PostgresFastPlan, [PostgresRow]), any Error>? in
         guard !connection.isClosed, let plan = try await fastPlan(event, connection) else { return nil }
-        let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait)
+        let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait, expectedVersion: expectedVersion)
         do {
           return .success((plan, try await connection.answered(statement.query, logger: logger)))
         } catch {
@@ -66,12 +66,13 @@ extension PostgresStepEngine {
 
   /// The statement of one fast fire: the payload encoded as JSON for the history row.
   private func fastStatement(
-    _ plan: PostgresFastPlan, key: String, payload: (any Encodable & Sendable)?, noWait: Bool
+    _ plan: PostgresFastPlan, key: String, payload: (any Encodable & Sendable)?, noWait: Bool,
+    expectedVersion: Int64? = nil
   ) throws(StateMachineStoreError) -> PostgresStatement {
     try PostgresStoreFailure.sync(key) {
       try plan.statement(
         key: key, payload: try payload.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
-        at: clock.now, noWait: noWait)
+        at: clock.now, noWait: noWait, expectedVersion: expectedVersion)
     }
   }
 

@@ -12,9 +12,11 @@ extension PostgresStepEngine {
   func fire(
     _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, object: Model?
   ) async throws(StateMachineStoreError) -> Fired<Model> {
-    // §6's fast path: one statement in autocommit; when it writes nothing, the locked step.
-    if object == nil, options.requestID == nil, options.expectedVersion == nil,
-      let fired = try await fireFast(event, key: key, payload: payload, noWait: options.lock == .noWait)
+    // §6's fast path: one statement in autocommit (comparing the version when one is expected);
+    // when it writes nothing, the locked step, which reports a conflict.
+    if object == nil, options.requestID == nil,
+      let fired = try await fireFast(
+        event, key: key, payload: payload, noWait: options.lock == .noWait, expectedVersion: options.expectedVersion)
     {
       return fired
     }

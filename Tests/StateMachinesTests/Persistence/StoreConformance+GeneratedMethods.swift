@@ -136,4 +136,33 @@ extension StoreConformance {
     #expect(try await orders.load(id)?.state == "cancelled")
     #expect(try await orders.schedulerBacklog().oldestDueDeadlineAge == nil)
   }
+
+  /// §6 with P4 by id: a generated method on a step that runs no code (the SQL stores' fast
+  /// path) compares the row's version with the object's; a stale object gets the conflict and
+  /// then fires from the winner's row; `FireOptions.expectedVersion` by id does the same.
+  func generatedMethodOnTheFastPath() async throws {
+    let switches = try await store(StoreSwitch.self)
+    let id = StoreTestIDs.next()
+    try await switches.insert(StoreSwitch(id: id))
+    let first = try #require(try await switches.load(id))
+    let second = try #require(try await switches.load(id))
+    #expect(try await first.flip())
+    #expect(first.isOn && StoreSwitch.stateMachine.storedState(of: first).version == 1)
+    // `flip` is taken from `on` too: only the version tells that `second` is stale.
+    guard case .conflict(_, 0, 1, "on") = await storeError({ try await second.flip() }) else {
+      Issue.record("expected a conflict at version 1 in 'on'")
+      return
+    }
+    #expect(second.isOn && StoreSwitch.stateMachine.storedState(of: second).version == 1)
+    #expect(try await second.flip())
+    #expect(second.isOff && StoreSwitch.stateMachine.storedState(of: second).version == 2)
+    guard case .conflict = await storeError({ try await switches.fire(.flip, on: id, options: FireOptions(expectedVersion: 0)) })
+    else {
+      Issue.record("expected a conflict by id at a stale version")
+      return
+    }
+    let fired = try await switches.fire(.flip, on: id, options: FireOptions(expectedVersion: 2))
+    #expect(fired.to == "on" && fired.version == 3)
+    #expect(try await switches.history(of: id).map(\.to) == ["on", "off", "on"])
+  }
 }

@@ -75,6 +75,9 @@ struct StoreConformanceTests {
   @Test("Binding, typed names, a failed callback and the by-name forms of a store-managed object", arguments: StoreKind.enabled)
   func generatedMethodsBindingAndFailures(_ store: StoreKind) async throws { try await store.suite.generatedMethodsBindingAndFailures() }
 
+  @Test("§6, P4 by id: a generated method on a code-free step compares versions; a stale object conflicts", arguments: StoreKind.enabled)
+  func generatedMethodOnTheFastPath(_ store: StoreKind) async throws { try await store.suite.generatedMethodOnTheFastPath() }
+
   @Test("§7: the scheduler's backlog: parked rows and the age of the oldest due deadline", arguments: StoreKind.enabled)
   func schedulerBacklogAgesTheOldestDueDeadline(_ store: StoreKind) async throws { try await store.suite.schedulerBacklogAgesTheOldestDueDeadline() }
 
