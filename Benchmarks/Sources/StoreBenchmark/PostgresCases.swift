@@ -14,6 +14,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
   case s2 = "S2"
   case s3 = "S3"
   case fast = "fast"
+  case generated = "G2"
 
   var base: Int {
     switch self {
@@ -23,6 +24,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     case .s2: 4000
     case .s3: 5000
     case .fast: 6000
+    case .generated: 10000
     }
   }
 
@@ -34,6 +36,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     case .s2: "store fire (locked step), history on"
     case .s3: "store fire arming a deadline / deleting it"
     case .fast: "store fire of an event without code (fast path)"
+    case .generated: "the fast row through the generated API: try await toggle.flip()"
     }
   }
 
@@ -64,6 +67,7 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
   let countdowns = PostgresStateMachineStore<PostgresCountdown>(client)
   let tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let s3Tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
+  let toggles = (0..<PostgresRows.perCase).map { _ in PostgresTaskToggle() }
 
   return [
     PostgresCase(id: .b0) { task in try await postgresCompareAndSet(client, id: PostgresCaseID.b0.row(task), tasks[task]) },
@@ -78,5 +82,20 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
     // Exactly what an application writes; once the store has its single-statement fast path
     // (PERSISTENCE.md §6), this row takes it with no change here.
     PostgresCase(id: .fast) { task in _ = try await audited.fire("flip", on: PostgresCaseID.fast.row(task)) },
+    // What business code writes: the task's object, loaded once, fires through its generated
+    // method (by id at the version it holds; it stays current, so it never conflicts).
+    PostgresCase(id: .generated) { task in
+      let holder = toggles[task]
+      if holder.toggle == nil { holder.toggle = try await audited.load(PostgresCaseID.generated.row(task)) }
+      guard let toggle = holder.toggle, try await toggle.flip() else { throw PostgresGeneratedRefused() }
+    },
   ]
 }
+
+/// The object a G2 task holds, loaded on its first event. Each task uses only its own.
+final class PostgresTaskToggle: @unchecked Sendable {
+  var toggle: PostgresToggle?
+}
+
+/// G2's object refused `flip`, or its row was missing.
+struct PostgresGeneratedRefused: Error {}

@@ -76,6 +76,7 @@ func printPostgresReport(
     ("S1 ÷ B1", nil, { ratio(.s1, .b1, $0) }),
     ("S3 ÷ B1", nil, { ratio(.s3, .b1, $0) }),
     ("fast path ÷ S2", nil, { ratio(.fast, .s2, $0) }),
+    ("G2 (generated API) ÷ fast path", 0.97, { ratio(.generated, .fast, $0) }),
   ]
   print()
   print("| Ratio of events per second | goal |" + levels.map { " \($0) |" }.joined())
