@@ -250,13 +250,20 @@ struct MemberGenerator {
         \(ids)return \(definition)._$fireWithPayload(ids.definition, \(id), payload: payload, on: self)
       }
       """,
-      """
+      canMember(event),
+    ]
+  }
+
+  /// An event's `can…` query, synchronous for every class: it answers for the state the object
+  /// holds.
+  private func canMember(_ event: GeneratedName) -> String {
+    let (ids, definition) = idsAndDefinition
+    return """
       /// Whether event \(literal(event.name)) would take a transition now.
       \(modifiers)var can\(NameRules.capitalized(event.identifier)): Bool {
-        \(ids)\(observationAccessStatement)return \(definition)._$can(ids.definition, \(id), on: self)
+        \(ids)\(observationAccessStatement)return \(definition)._$can(ids.definition, ids.event_\(event.identifier), on: self)
       }
-      """,
-    ]
+      """
   }
 
   /// A store-managed class's event methods: each is one store step on the object's row through
@@ -264,7 +271,7 @@ struct MemberGenerator {
   /// form to call by mistake. The `can…` query stays synchronous: it answers for the state the
   /// object holds.
   private func storeEventMembers(_ event: GeneratedName) -> [String] {
-    let (ids, definition) = idsAndDefinition
+    let definition = idsAndDefinition.definition
     let name = literal(event.name)
     return [
       """
@@ -284,12 +291,7 @@ struct MemberGenerator {
         try await \(definition)._$fireInStore(\(name), payload: payload, on: self)
       }
       """,
-      """
-      /// Whether event \(name) would take a transition now.
-      \(modifiers)var can\(NameRules.capitalized(event.identifier)): Bool {
-        \(ids)\(observationAccessStatement)return \(definition)._$can(ids.definition, ids.event_\(event.identifier), on: self)
-      }
-      """,
+      canMember(event),
     ]
   }
 
