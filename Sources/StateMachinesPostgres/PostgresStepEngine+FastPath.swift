@@ -53,10 +53,11 @@ extension PostgresStepEngine {
   /// statement, committed with the transaction; `nil`, with nothing written, as for
   /// ``fireFast(_:key:payload:noWait:)``, and the caller's `SELECT … FOR UPDATE` finds the row.
   func fastFire(
-    _ connection: PostgresConnection, _ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool
+    _ connection: PostgresConnection, _ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool,
+    expectedVersion: Int64? = nil
   ) async throws(StateMachineStoreError) -> Written? {
     guard let plan = try await fastPlan(event, connection) else { return nil }
-    let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait)
+    let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait, expectedVersion: expectedVersion)
     guard let row = try await run(connection, statement, key: key).first else { return nil }
     // One statement took the lock and wrote: both points are passed at once, nothing committed.
     crashPoint(.afterLock)

@@ -78,7 +78,10 @@ extension PostgresStepEngine {
       return try await write(connection, step, object, key, cause: .event, requestID: requestID, dueAt: nil)
     }
     // §6's fast path: a step that runs no code, in one statement (without a request id, P6).
-    if fast, requestID == nil, let written = try await fastFire(connection, event, key: key, payload: payload, noWait: noWait) {
+    if fast, requestID == nil,
+      let written = try await fastFire(
+        connection, event, key: key, payload: payload, noWait: noWait, expectedVersion: expected)
+    {
       return written
     }
     let lockedRow: PostgresRow?

@@ -34,7 +34,7 @@ public struct PostgresStoreTransaction<Model: PostgresStateMachineRecord>: Senda
     return try await savepoint(key) { () throws(StateMachineStoreError) in
       try await engine.step(
         connection, event, key: key, payload: payload, requestID: options.requestID,
-        noWait: options.lock == .noWait, expected: nil, on: nil)
+        noWait: options.lock == .noWait, expected: options.expectedVersion, on: nil)
     }
   }
 

@@ -50,6 +50,15 @@ struct PostgresTransactionTests {
     #expect(try await orders.storedState(of: id)?.state == "paid")
     #expect(try await orders.history(of: id).map(\.to) == ["paid"])
     #expect(try await orders.pendingMessages().map(\.topic) == ["pay"])
+    // FireOptions.expectedVersion holds inside the application's transaction too (P4 by id).
+    let stale = await storeError {
+      try await orders.withTransaction { tx in try await tx.fire(.ship, on: id, options: FireOptions(expectedVersion: 0)) }
+    }
+    guard case .conflict(_, 0, 1, "paid") = stale else {
+      Issue.record("expected a conflict at version 1 in 'paid', got \(String(describing: stale))")
+      return
+    }
+    #expect(try await orders.storedState(of: id)?.version == 1)
     // The typed scope selects what the string scope does.
     var typed = PostgresBindings()
     var named = PostgresBindings()
