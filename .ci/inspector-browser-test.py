@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The inspector's page in a real headless Chromium (issue 22; INSPECTOR.md B.7 item 4).
+"""The inspector's page in a real headless Chromium (Inspecting B.7 item 4).
 
 Usage: inspector-browser-test.py STATEMACHINE_TOOL CHART SCREENSHOT
        inspector-browser-test.py STATEMACHINE_TOOL --db DB --machine NAME SCREENSHOT

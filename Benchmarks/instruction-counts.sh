@@ -125,7 +125,7 @@ for id in "${ids[@]}"; do
   echo "$line"
 done
 
-# The performance targets (issue 18 §6 and earlier), for each binary, from the rows that ran.
+# The performance targets (Benchmarks/README.md), for each binary, from the rows that ran.
 target() { # index id baseline-id limit description
   local a=${per_event[$1,$2]:-n/a} b=${per_event[$1,$3]:-n/a}
   [ "$a" != n/a ] && [ "$b" != n/a ] || return 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How much debug compile time @StateMachine adds per annotated class (issue 7 target: <= 50 ms).
+# How much debug compile time @StateMachine adds per annotated class (target: <= 50 ms).
 #
 # Generates N classes, each with a definition of 5 states, 6 events and 2 callbacks, and compiles
 # them twice with the debug build's compiler flags: once with @StateMachine, once without it (the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PostgreSQL store benchmark (issue 20 §4, PERSISTENCE.md §9 "Benchmark"), in one run: a
+# The PostgreSQL store benchmark (Benchmarks/README.md), in one run: a
 # throwaway PostgreSQL 15 (.ci/postgres), the store's tables, pgbench on the same table (the
 # single-statement compare-and-set pgbench/cas.sql, the locked transaction pgbench/locked.sql and
 # the store's own fast-path statement pgbench/fast.sql),

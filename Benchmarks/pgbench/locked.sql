@@ -1,5 +1,5 @@
 -- pgbench: the locked transaction on the client's own row of the store's table, as
--- StoreBenchmark's B1 writes it and as the store's step runs it (PERSISTENCE.md §6): lock the row,
+-- StoreBenchmark's B1 writes it and as the store's step runs it (Persistence §6): lock the row,
 -- compare-and-set on the version it read, one history row. A history row already at that version
 -- (a compare-and-set that did not write) violates sm_transitions' unique key, which aborts the run.
 \set id :base + :client_id

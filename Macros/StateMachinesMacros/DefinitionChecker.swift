@@ -16,7 +16,7 @@ struct GeneratedName {
   let node: ExprSyntax
 }
 
-/// Checks a parsed definition (SEMANTICS.md, Names and Definition) and says which members to
+/// Checks a parsed definition (Semantics §Names and §Definition) and says which members to
 /// generate. Every problem becomes a diagnostic anchored on the offending literal.
 struct DefinitionChecker {
   let definition: ParsedDefinition
@@ -99,7 +99,7 @@ struct DefinitionChecker {
         fixIts: [addMainActor()]))
   }
 
-  /// Invokes (INVOKE.md I1, I11): valid unique ids, in states that may invoke, named by their
+  /// Invokes (Invoke I1, I11): valid unique ids, in states that may invoke, named by their
   /// result transitions, whose events no `when` declares by hand; results arrive from a task, so
   /// the class must be isolated or `Sendable`.
   private mutating func checkInvokes(_ tree: MacroStateTree) {

@@ -7,6 +7,11 @@ enum DefinitionLocator {
     let propertyName: String
     let closure: ClosureExprSyntax?
     let node: Syntax
+    let variable: VariableDeclSyntax
+    let binding: PatternBindingSyntax
+
+    /// What keeps it from being a stored `static let` with an initializer, if anything.
+    var shapeProblem: DefinitionShape.Problem? { DefinitionShape.problem(of: variable, binding: binding) }
   }
 
   static func definitions(in declaration: ClassDeclSyntax) -> [Found] {
@@ -24,7 +29,10 @@ enum DefinitionLocator {
         let annotated = binding.typeAnnotation.map { isDefinitionType($0.type) } ?? false
         let call = binding.initializer.flatMap { definitionCall(in: $0.value, annotated: annotated) }
         guard annotated || call != nil else { continue }
-        found.append(Found(propertyName: name, closure: call.flatMap(builderClosure), node: Syntax(binding)))
+        found.append(
+          Found(
+            propertyName: name, closure: call.flatMap(builderClosure), node: Syntax(binding), variable: variable,
+            binding: binding))
       }
     }
     return found

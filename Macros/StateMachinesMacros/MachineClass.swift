@@ -11,7 +11,7 @@ struct MachineClass {
   /// Conforms to `Sendable` (checked or `@unchecked`, in its inheritance clause or in an
   /// extension), or is store-managed: gets a lock.
   let declaresSendable: Bool
-  /// Lists `StoreManagedStateMachine`: its state changes only through its store (PERSISTENCE
+  /// Lists `StoreManagedStateMachine`: its state changes only through its store (Persistence
   /// P13), so its storage is marked store-managed and `Codable` leaves the state out.
   let isStoreManaged: Bool
   /// The global actor it is isolated to (`MainActor`), if any: members and conformance follow it.

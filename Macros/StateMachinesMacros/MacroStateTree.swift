@@ -1,7 +1,7 @@
 import StateMachinesNames
 
 /// The declared states of a definition in document order, as the runtime will see them
-/// (HIERARCHY.md N2–N6). The names model's ``NameTree`` places, merges and resolves, exactly as it
+/// (Hierarchy N2–N6). The names model's ``NameTree`` places, merges and resolves, exactly as it
 /// does for the runtime; this type only speaks in the macro's declared-node indices.
 struct MacroStateTree {
   /// What resolving a reference found.

@@ -1,4 +1,4 @@
-/// How state and event names become Swift identifiers (SEMANTICS.md, Names).
+/// How state and event names become Swift identifiers (Semantics §Names).
 enum NameRules {
   /// The lowerCamelCase identifier for `name`: `in_progress` → `inProgress`, `Open` → `open`.
   /// `nil` if `name` cannot form one (empty, or characters other than ASCII letters, digits,

@@ -11,7 +11,7 @@ struct NameOccurrence {
   let context: String
 }
 
-/// A state or pseudostate as declared, in declaration order (HIERARCHY.md N1).
+/// A state or pseudostate as declared, in declaration order (Hierarchy N1).
 struct DeclaredStateNode {
   typealias Kind = DeclaredNodeKind
 
@@ -42,7 +42,7 @@ struct DeclaredTransitionShape {
   let context: String
 }
 
-/// An invoke (`sm.invoke("fetchUser", in: "loading", …)`, INVOKE.md I1).
+/// An invoke (`sm.invoke("fetchUser", in: "loading", …)`, Invoke I1).
 struct DeclaredInvoke {
   let id: NameOccurrence
   /// The invoking state, if written.

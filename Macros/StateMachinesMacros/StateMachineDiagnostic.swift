@@ -6,6 +6,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
   case notAClass(kind: String, name: String)
   case missingDefinition(className: String)
   case multipleDefinitions(className: String)
+  case definitionNotStoredLet(property: String, problem: String)
   case undeclaredState(String, context: String)
   case undeclaredEvent(String, context: String)
   case emptyName(kind: String, context: String)
@@ -37,6 +38,8 @@ enum StateMachineDiagnostic: DiagnosticMessage {
       return "'@StateMachine' class '\(className)' has no 'static let' of type 'StateMachineDefinition<\(className)>'"
     case .multipleDefinitions(let className):
       return "'@StateMachine' class '\(className)' has more than one 'StateMachineDefinition'"
+    case .definitionNotStoredLet(let property, let problem):
+      return "state machine definition '\(property)' must be a stored 'static let' with an initializer, not \(problem): the generated members keep the definition they read first"
     case .undeclaredState(let name, let context):
       return NameError.undeclared(name).message(context: context)
     case .undeclaredEvent(let name, let context):
@@ -103,6 +106,7 @@ enum StateMachineDiagnostic: DiagnosticMessage {
     case .notAClass: id = "notAClass"
     case .missingDefinition: id = "missingDefinition"
     case .multipleDefinitions: id = "multipleDefinitions"
+    case .definitionNotStoredLet: id = "definitionNotStoredLet"
     case .undeclaredState: id = "undeclaredState"
     case .undeclaredEvent: id = "undeclaredEvent"
     case .emptyName: id = "emptyName"
@@ -171,6 +175,7 @@ enum StateMachineFixIt: FixItMessage {
   case declareState(String)
   case removeMember(String)
   case addMainActor
+  case makeStoredStaticLet(String)
 
   var message: String {
     switch self {
@@ -180,6 +185,7 @@ enum StateMachineFixIt: FixItMessage {
     case .declareState(let name): return "add state '\(name)'"
     case .removeMember(let name): return "remove '\(name)'; '@StateMachine' generates it"
     case .addMainActor: return "isolate the class to '@MainActor'"
+    case .makeStoredStaticLet(let property): return "make '\(property)' a stored 'static let'"
     }
   }
 
@@ -191,6 +197,7 @@ enum StateMachineFixIt: FixItMessage {
     case .declareState: return MessageID(domain: "StateMachines", id: "declareState")
     case .removeMember: return MessageID(domain: "StateMachines", id: "removeMember")
     case .addMainActor: return MessageID(domain: "StateMachines", id: "addMainActor")
+    case .makeStoredStaticLet: return MessageID(domain: "StateMachines", id: "makeStoredStaticLet")
     }
   }
 }

@@ -34,6 +34,12 @@ extension StateMachineMacro: MemberMacro {
           node: extra.node, message: StateMachineDiagnostic.multipleDefinitions(className: machineClass.name),
           notes: [Note(node: definition.node, message: StateMachineNote.declaredHere(definition.propertyName))]))
     }
+    if let problem = definition.shapeProblem {
+      context.diagnose(
+        DefinitionShape.diagnostic(
+          problem, property: definition.propertyName, variable: definition.variable, binding: definition.binding))
+      return []
+    }
     var states: [GeneratedName] = []
     var events: [GeneratedName] = []
     if let closure = definition.closure {
@@ -134,7 +140,7 @@ extension StateMachineMacro: ExtensionMacro {
   ) throws -> [ExtensionDeclSyntax] {
     guard let classDecl = declaration.as(ClassDeclSyntax.self),
       protocols.contains(where: { MachineClass.baseName(of: $0) == "StateMachineObject" }),
-      !DefinitionLocator.definitions(in: classDecl).isEmpty
+      let definition = DefinitionLocator.definitions(in: classDecl).first, definition.shapeProblem == nil
     else { return [] }
     let isolation = MachineClass(classDecl).globalActor.map { "@\($0) " } ?? ""
     return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: isolation)StateMachines.StateMachineObject {\n}")]

@@ -1,4 +1,4 @@
-/// What is wrong with a state name, a path or a reference to a state (HIERARCHY.md N4–N6), with
+/// What is wrong with a state name, a path or a reference to a state (Hierarchy N4–N6), with
 /// one wording per case: the runtime, the loaders and the macro all report name errors through
 /// ``message(context:)``, so a definition says the same thing wherever it is checked.
 public enum NameError: Error, Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// What a valid state or event name is (SEMANTICS.md, Names; HIERARCHY.md N4).
+/// What a valid state or event name is (Semantics §Names; Hierarchy N4).
 ///
 /// Names compare as Swift `String`s do, by canonical equivalence: `"état"` written precomposed or
 /// decomposed is one name. Nothing here compares bytes.

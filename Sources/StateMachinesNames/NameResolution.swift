@@ -1,4 +1,4 @@
-/// A tree of named states that references resolve in (HIERARCHY.md N4, N5). Nodes are numbered
+/// A tree of named states that references resolve in (Hierarchy N4, N5). Nodes are numbered
 /// in document order; `-1` is the root.
 ///
 /// The runtime's tree and the macro's tree both resolve through this one algorithm, so a

@@ -1,4 +1,4 @@
-/// The declared nodes in document order (HIERARCHY.md N2): a parent before its children, children
+/// The declared nodes in document order (Hierarchy N2): a parent before its children, children
 /// in declaration order; path-form declarations placed under their parents; a state declared
 /// twice under one parent merged into its first declaration (N6); canonical paths (N4).
 ///

@@ -1,4 +1,4 @@
-/// What a declared node is (HIERARCHY.md N1): a state (atomic or compound, decided by its
+/// What a declared node is (Hierarchy N1): a state (atomic or compound, decided by its
 /// children once the tree is built), a parallel state, a final state, or a pseudostate.
 public enum DeclaredNodeKind: Equatable, Sendable {
   case state, parallel, final, history, junction, join

@@ -1,4 +1,4 @@
-/// Paths of states (HIERARCHY.md N4): `path := comp ("/" comp)*`, `comp := name | name "@" index`,
+/// Paths of states (Hierarchy N4): `path := comp ("/" comp)*`, `comp := name | name "@" index`,
 /// where `x@i` is region `i` of parallel state `x`.
 public enum StatePath {
   /// One component of a path: a name, and the region index that follows it, if any.

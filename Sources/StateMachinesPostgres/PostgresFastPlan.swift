@@ -1,4 +1,4 @@
-// The row-independent half of the fast path (PERSISTENCE.md §6): for one event, the map of its
+// The row-independent half of the fast path (Persistence §6): for one event, the map of its
 // pure steps, the statement's text and its constant binds, made once per event and store, so
 // that a fire only binds its key and payload and sends one statement.
 

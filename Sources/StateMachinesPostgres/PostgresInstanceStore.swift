@@ -1,5 +1,5 @@
 // The PostgreSQL store of run-time definitions (JSON, SCXML): `DynamicStateMachine` rows in the
-// store-owned `sm_instances` table, one machine name per definition (PERSISTENCE.md §11). The
+// store-owned `sm_instances` table, one machine name per definition (Persistence §11). The
 // same step engine as the record store (`PostgresStepEngine` over a shared
 // `PostgresMachineTable`), so every rule holds for both; the twin of `SQLiteInstanceStore`.
 

@@ -1,4 +1,4 @@
-// Waking sleeping schedulers (PERSISTENCE.md §6, §7): a step that arms a deadline due soon, or
+// Waking sleeping schedulers (Persistence §6, §7): a step that arms a deadline due soon, or
 // writes an outbox message, sends `NOTIFY sm_wakeup` in its transaction, which PostgreSQL
 // delivers only if it commits. Notifications only lower the latency: every scheduler still polls,
 // so a lost notification, or none at all (behind a transaction-pooling PgBouncer, where LISTEN
@@ -9,7 +9,7 @@ import Foundation
 import PostgresNIO
 import StateMachines
 
-/// When the store's steps wake the schedulers that `LISTEN` (§7).
+/// When the store's steps wake the schedulers that `LISTEN` (Persistence §7).
 ///
 /// A step notifies when it writes an outbox message or arms a deadline due within ``horizon``
 /// (set it to the schedulers' poll interval: a later deadline is found by a poll in time).

@@ -1,4 +1,4 @@
-// The library's tables on PostgreSQL 15 (PERSISTENCE.md §5): history, deadlines, outbox, the
+// The library's tables on PostgreSQL 15 (Persistence §5): history, deadlines, outbox, the
 // store-owned instance table of run-time definitions and the charts the command-line tool keeps.
 // Payloads are `json`, which keeps a message's text as it was made; the machine's history
 // records are `jsonb`.
@@ -23,7 +23,7 @@ public enum PostgresStateMachineTables {
     CREATE INDEX IF NOT EXISTS sm_transitions_request ON sm_transitions (machine, request_id)
       WHERE request_id IS NOT NULL
     """,
-    // No unique key: inserting a deadline never waits (§5).
+    // No unique key: inserting a deadline never waits (Persistence §5).
     """
     CREATE TABLE IF NOT EXISTS sm_deadlines (id bigserial PRIMARY KEY, machine text NOT NULL,
       entity_id text NOT NULL, state text, event text NOT NULL, armed_version bigint NOT NULL,

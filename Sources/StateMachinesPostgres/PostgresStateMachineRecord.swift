@@ -1,4 +1,4 @@
-// How an application's class maps its own columns (PERSISTENCE.md §4.2): the class names its
+// How an application's class maps its own columns (Persistence §4.2): the class names its
 // table and columns, decodes a row and binds its values; the store adds the machine columns
 // (`state`, `sm_version`, `sm_terminated`, `sm_history`) that it owns.
 

@@ -1,5 +1,5 @@
 // The PostgreSQL store of `@StateMachine` record classes: rows in the application's own table,
-// whose machine columns the store owns (PERSISTENCE.md §4.2), shared by any number of
+// whose machine columns the store owns (Persistence §4.2), shared by any number of
 // application servers.
 
 #if PostgreSQL
@@ -34,7 +34,7 @@ where Model: PostgresStateMachineRecord {
 
   /// A store of `Model`'s rows in `table` (by default the record's table), named `machine` in
   /// the library's tables (by default the table's name), with deadlines on `clock` (by default
-  /// the database's); its steps wake sleeping schedulers as `notifications` say (§7).
+  /// the database's); its steps wake sleeping schedulers as `notifications` say (Persistence §7).
   public init(
     _ client: PostgresClient, definition: StateMachineDefinition<Model> = Model.stateMachine,
     table: String = Model.postgresTableName, machine: String? = nil, clock: StoreClock = .database,
@@ -53,7 +53,7 @@ where Model: PostgresStateMachineRecord {
     engine.handle(topic, handler)
   }
 
-  /// Calls `hook` at each crash point of every transaction (PERSISTENCE.md §9 kills the process there).
+  /// Calls `hook` at each crash point of every transaction (Persistence §9 kills the process there).
   @_spi(Testing) public func onCrashPoint(_ hook: @escaping @Sendable (PostgresStoreCrashPoint) -> Void) {
     engine.lock.withLock { engine.crashHook = hook }
   }

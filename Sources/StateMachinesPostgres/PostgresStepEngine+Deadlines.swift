@@ -1,4 +1,4 @@
-// Durable deadlines on PostgreSQL (PERSISTENCE.md §7): a scheduler pass locks the entities of
+// Durable deadlines on PostgreSQL (Persistence §7): a scheduler pass locks the entities of
 // due deadlines with `FOR UPDATE OF <entity> SKIP LOCKED`, so passes in any number of processes
 // never wait on each other, and consumes each deadline with `DELETE … RETURNING` in a savepoint,
 // so each fires exactly once (P9, P10); a deadline that cannot fire is consumed, retried after a

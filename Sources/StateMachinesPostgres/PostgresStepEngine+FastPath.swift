@@ -1,4 +1,4 @@
-// The fast path of PERSISTENCE.md §6: a fire by id whose step runs no code needs no object, so
+// The fast path of Persistence §6: a fire by id whose step runs no code needs no object, so
 // one statement (``PostgresFastPlan``) replaces the lock, the update and the history insert. On
 // its own it runs in autocommit, one round trip: the statement is its own transaction (P1).
 

@@ -1,4 +1,4 @@
-// Firing an event on a row (P3, P4, P6), as PERSISTENCE.md §6 lists it: the fast path for a step
+// Firing an event on a row (P3, P4, P6), as Persistence §6 lists it: the fast path for a step
 // that runs no code, else the locked step, whose write is in PostgresStepEngine+Write.swift.
 
 #if PostgreSQL
@@ -12,8 +12,8 @@ extension PostgresStepEngine {
   func fire(
     _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, object: Model?
   ) async throws(StateMachineStoreError) -> Fired<Model> {
-    // §6's fast path: one statement in autocommit (comparing the version when one is expected);
-    // when it writes nothing, the locked step, which reports a conflict.
+    // The fast path (Persistence §6): one statement in autocommit (comparing the version when one
+    // is expected); when it writes nothing, the locked step, which reports a conflict.
     if object == nil, options.requestID == nil,
       let fired = try await fireFast(
         event, key: key, payload: payload, noWait: options.lock == .noWait, expectedVersion: options.expectedVersion)
@@ -77,7 +77,8 @@ extension PostgresStepEngine {
       }
       return try await write(connection, step, object, key, cause: .event, requestID: requestID, dueAt: nil)
     }
-    // §6's fast path: a step that runs no code, in one statement (without a request id, P6).
+    // The fast path (Persistence §6): a step that runs no code, in one statement (without a
+    // request id, P6).
     if fast, requestID == nil,
       let written = try await fastFire(
         connection, event, key: key, payload: payload, noWait: noWait, expectedVersion: expected)

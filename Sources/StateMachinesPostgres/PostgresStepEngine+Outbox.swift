@@ -1,4 +1,4 @@
-// Outbox delivery on PostgreSQL (PERSISTENCE.md §8): messages are claimed by a lease in one
+// Outbox delivery on PostgreSQL (Persistence §8): messages are claimed by a lease in one
 // `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING`, handed to their handlers
 // outside any transaction, then deleted, or put back after a backoff, or parked (P16). A process
 // that dies mid-handler lets the lease expire, and the message is delivered again: at least once.

@@ -16,8 +16,8 @@ extension PostgresStepEngine {
   ///
   /// Every part but the UPDATE reads `moved`, the UPDATE's result, so PostgreSQL runs the UPDATE
   /// (which takes the row's lock, when the step did not hold it already) before any of them:
-  /// every path still locks the entity row before its deadline and outbox rows (§6), and a CAS
-  /// that wrote nothing writes no other row either.
+  /// every path still locks the entity row before its deadline and outbox rows (Persistence §6),
+  /// and a CAS that wrote nothing writes no other row either.
   func write(
     _ connection: PostgresConnection, _ step: StoreStep, _ model: Model, _ key: String, cause: StoredTransition.Cause,
     requestID: UUID?, dueAt: Date?

@@ -1,4 +1,4 @@
-// The transaction path of the PostgreSQL store (PERSISTENCE.md §6): one transaction per step on
+// The transaction path of the PostgreSQL store (Persistence §6): one transaction per step on
 // one pooled connection; a fire by id locks its row with `SELECT … FOR UPDATE` and evaluates its
 // event against the row as the previous writer committed it (P3); every write is a
 // compare-and-set on the version with `RETURNING` (P4); history, deadline and outbox rows go in
@@ -10,7 +10,7 @@ import Logging
 import PostgresNIO
 import StateMachines
 
-/// A point of a store transaction where a test may kill the process (PERSISTENCE.md §9).
+/// A point of a store transaction where a test may kill the process (Persistence §9).
 @_spi(Testing) public enum PostgresStoreCrashPoint: String, Sendable, CaseIterable {
   /// The row lock is held, nothing is written.
   case afterLock
@@ -31,7 +31,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   let clock: StoreClock
   let configuration: StoreConfiguration<Model>
   let logger: Logger
-  /// When a step wakes sleeping schedulers with `NOTIFY` (§7).
+  /// When a step wakes sleeping schedulers with `NOTIFY` (Persistence §7).
   let notifications: PostgresNotifications
   let lock = NSLock()
   var handlers: [String: @Sendable (OutboxMessage) async throws -> Void] = [:]
@@ -40,7 +40,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   private var cachedIDType: String?
   /// The text of ``lockStatement(_:_:noWait:)``, made on first use.
   private var cachedLockSQL: (wait: String?, noWait: String?) = (nil, nil)
-  /// The fast path's statements, by event (§6).
+  /// The fast path's statements, by event (Persistence §6).
   let fastPlans = PostgresFastPlans()
 
   /// How often a transaction the server aborted to break a deadlock is run again.

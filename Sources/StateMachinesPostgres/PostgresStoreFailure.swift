@@ -1,5 +1,5 @@
 // PostgreSQL's errors as the store's typed errors: a row locked under `NOWAIT` is `.locked`
-// (P3), a deadlock is retried (PERSISTENCE.md §3, isolation), a COMMIT that fails on the
+// (P3), a deadlock is retried (Persistence §3, isolation), a COMMIT that fails on the
 // connection is `.commitOutcomeUnknown` (P6), anything else the database's own failure.
 
 #if PostgreSQL

@@ -1,4 +1,4 @@
-// The store's scheduler as a ServiceLifecycle service (PERSISTENCE.md §4.2, §7, §8): passes of
+// The store's scheduler as a ServiceLifecycle service (Persistence §4.2, §7, §8): passes of
 // `fireDueTimeouts` and `deliverOutbox` until the service group shuts down. Correctness lies in
 // the passes (P9, P10, P16), which any number of schedulers in any number of processes may run;
 // the loop only decides when: at once after a full batch, else when the earliest pending row is

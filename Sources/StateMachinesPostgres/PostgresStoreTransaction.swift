@@ -1,4 +1,4 @@
-// One transaction of the application's that also fires store events (PERSISTENCE.md §4.2):
+// One transaction of the application's that also fires store events (Persistence §4.2):
 // postgres-nio has no after-commit hook, so the store owns BEGIN and COMMIT and therefore knows
 // when the steps' `after` callbacks, observers and outbox wake-ups may run (P5): after COMMIT,
 // never after a ROLLBACK.

@@ -1,6 +1,6 @@
 import StateMachines
 
-/// A `cond` the import evaluates itself (HIERARCHY.md §8): `true`, `false` and `In('id')`,
+/// A `cond` the import evaluates itself (Hierarchy §8): `true`, `false` and `In('id')`,
 /// combined with `!`, `&&`, `||` and parentheses. Anything else is looked up in the bindings.
 indirect enum SCXMLCondition: Equatable {
   case constant(Bool)

@@ -1,7 +1,7 @@
 import StateMachines
 internal import StateMachinesNames
 
-/// An `<invoke>` of the document (INVOKE.md A.5): the work bound to its `src` (or `type`).
+/// An `<invoke>` of the document (Invoke A.5): the work bound to its `src` (or `type`).
 struct SCXMLInvoke {
   let id: String
   /// The path of the invoking state.

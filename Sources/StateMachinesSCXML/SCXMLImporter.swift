@@ -2,7 +2,7 @@ import Foundation
 import StateMachines
 internal import StateMachinesNames
 
-/// Turns an SCXML document into builder calls (HIERARCHY.md §8): the null-datamodel subset.
+/// Turns an SCXML document into builder calls (Hierarchy §8): the null-datamodel subset.
 /// Everything is checked here, before anything is built, so that an error carries the line and
 /// column of its element.
 ///
@@ -263,7 +263,7 @@ struct SCXMLImporter<Model: StateMachineObject> {
     }
     let literal = Set(descriptors.split(whereSeparator: \.isWhitespace).map(String.init))
     for event in events(matching: descriptors) {
-      // An invoke's result event becomes its result transition (INVOKE.md A.5).
+      // An invoke's result event becomes its result transition (Invoke A.5).
       switch try invokeEvent(event, literal: literal, source: source, at: element) {
       case .done(let id): operations.append { declare($0.whenInvokeDone(id, transitionTo: targetPaths, kind: kind)) }
       case .error(let id): operations.append { declare($0.whenInvokeFailed(id, transitionTo: targetPaths, kind: kind)) }

@@ -1,5 +1,5 @@
 // Where the machine columns are in the rows of a step's `SELECT *`: a fire reads them by index,
-// as GRDB looks a column up by name by lowercasing names (PERSISTENCE.md §6, the cost of a fire
+// as GRDB looks a column up by name by lowercasing names (Persistence §6, the cost of a fire
 // inside an application's transaction).
 
 #if SQLite

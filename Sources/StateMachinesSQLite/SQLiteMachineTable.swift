@@ -20,10 +20,10 @@ struct SQLiteMachineTable: Sendable {
 
   /// The condition that selects one row, with ``row(_:)``'s arguments.
   let rowSQL: String
-  /// The `SELECT *` of one row, built once: every step runs it (§6).
+  /// The `SELECT *` of one row, built once: every step runs it (Persistence §6).
   let selectRowSQL: String
-  /// The compare-and-set of the machine columns alone, built once (§6's fast path, P4): the
-  /// arguments are the values of ``values(_:)``, the row's (``keyValues(_:)``), then the
+  /// The compare-and-set of the machine columns alone, built once (the fast path of Persistence §6,
+  /// P4): the arguments are the values of ``values(_:)``, the row's (``keyValues(_:)``), then the
   /// version the step read.
   let updateMachineSQL: String
 

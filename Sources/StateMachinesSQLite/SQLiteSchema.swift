@@ -1,4 +1,4 @@
-// The library's tables on SQLite (PERSISTENCE.md §5): history, deadlines, outbox, the store-owned
+// The library's tables on SQLite (Persistence §5): history, deadlines, outbox, the store-owned
 // instance table of run-time definitions and the charts the command-line tool keeps. Times are
 // INTEGER milliseconds since the epoch (UTC), JSON is TEXT.
 

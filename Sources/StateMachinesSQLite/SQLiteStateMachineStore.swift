@@ -1,5 +1,5 @@
 // The SQLite store of `@StateMachine` record classes: rows in the application's own table, whose
-// machine columns the store owns (PERSISTENCE.md §4.2).
+// machine columns the store owns (Persistence §4.2).
 
 #if SQLite
 import Foundation
@@ -53,7 +53,7 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
     engine.handle(topic, handler)
   }
 
-  /// Calls `hook` at each crash point of every transaction (PERSISTENCE.md §9 kills the process there).
+  /// Calls `hook` at each crash point of every transaction (Persistence §9 kills the process there).
   @_spi(Testing) public func onCrashPoint(_ hook: @escaping @Sendable (StoreCrashPoint) -> Void) {
     engine.lock.withLock { engine.crashHook = hook }
   }
@@ -74,8 +74,8 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
     }
     let key = id.description
     let written: SQLiteStepEngine<Model>.Written
-    // A replay, a refusal before any write and §6's fast path need no savepoint: what they throw
-    // left nothing written.
+    // A replay, a refusal before any write and the fast path (Persistence §6) need no savepoint:
+    // what they throw left nothing written.
     switch try engine.prepare(db, event, key: key, payload: payload, requestID: requestID, expected: nil, on: nil) {
     case .done(let done):
       written = done

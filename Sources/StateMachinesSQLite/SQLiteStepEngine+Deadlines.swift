@@ -1,4 +1,4 @@
-// Durable deadlines on SQLite (PERSISTENCE.md §7): a scheduler pass is one `BEGIN IMMEDIATE`
+// Durable deadlines on SQLite (Persistence §7): a scheduler pass is one `BEGIN IMMEDIATE`
 // transaction, so passes in any number of processes are serialised by SQLite's write lock and
 // each due deadline is consumed and fired exactly once (P9, P10); a deadline that cannot fire is
 // consumed, retried with a backoff, or parked (P11, P12).

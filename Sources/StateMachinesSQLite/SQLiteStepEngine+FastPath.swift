@@ -1,4 +1,4 @@
-// The fast path of PERSISTENCE.md §6: a fire by id whose step runs no code is written from the
+// The fast path of Persistence §6: a fire by id whose step runs no code is written from the
 // row's machine columns alone; the object is not stepped and its own columns are not re-encoded
 // or rewritten (they cannot have changed: no code ran).
 
@@ -17,7 +17,8 @@ extension SQLiteStepEngine {
   /// stays): the history `INSERT` goes first and, being one statement, writes all or nothing;
   /// should the `UPDATE` then fail or change no row (it cannot change none: the row was just
   /// read in this transaction, which holds the write lock from its first write on), the history
-  /// row is deleted again before the error is thrown. Both statements are built once (§6).
+  /// row is deleted again before the error is thrown. Both statements are built once
+  /// (Persistence §6).
   func writePure(_ db: Database, _ step: StoreStep, _ model: Model, _ key: String, requestID: UUID?)
     throws(StateMachineStoreError) -> Written
   {

@@ -49,15 +49,15 @@ extension SQLiteStepEngine {
 
   /// How a fire goes on once its row is read.
   enum Prepared {
-    /// Replayed (P6) or written by the fast path (§6).
+    /// Replayed (P6) or written by the fast path (Persistence §6).
     case done(Written)
     /// The step needs the object: ``fullStep(_:_:_:key:payload:requestID:on:)`` with this row.
     case full(Row)
   }
 
   /// The first part of a fire: a recorded request id's outcome (P6), or the row read and its
-  /// version checked (P4), then §6's fast path for a step that runs no code. Whatever it throws,
-  /// it has written nothing.
+  /// version checked (P4), then the fast path (Persistence §6) for a step that runs no code.
+  /// Whatever it throws, it has written nothing.
   func prepare(
     _ db: Database, _ event: String, key: String, payload: (any Encodable & Sendable)?, requestID: UUID?,
     expected: Int64?, on object: Model?
@@ -89,7 +89,7 @@ extension SQLiteStepEngine {
 
   /// What ``prepare(_:_:key:payload:requestID:expected:on:)`` read of the row.
   private enum Read {
-    /// §6's fast path: the pure step, and the object decoded from the row.
+    /// The fast path (Persistence §6): the pure step, and the object decoded from the row.
     case pure(StoreStep, Model)
     /// The normal path, with a copy of the row.
     case full(Row)

@@ -1,4 +1,4 @@
-// The transaction path of the SQLite stores (PERSISTENCE.md §6): one `BEGIN IMMEDIATE`
+// The transaction path of the SQLite stores (Persistence §6): one `BEGIN IMMEDIATE`
 // transaction per step, which holds SQLite's one write lock, so a fire by id evaluates its event
 // against the row as committed by the previous writer (P3); every write is a compare-and-set on
 // the version (P4); history, deadline and outbox rows go in the same transaction (P1, P8, P16),
@@ -9,7 +9,7 @@ import Foundation
 import GRDB
 import StateMachines
 
-/// A point of a store transaction where a test may kill the process (PERSISTENCE.md §9).
+/// A point of a store transaction where a test may kill the process (Persistence §9).
 @_spi(Testing) public enum StoreCrashPoint: String, Sendable, CaseIterable {
   /// The write lock is held, nothing is written.
   case afterLock

@@ -1,6 +1,6 @@
 /// One table of state names and paths, run through the macro (`StateMachinesMacrosTests`) and
 /// through the runtime (`StateMachinesTests`): for every row both must accept, or both reject
-/// with the row's message (issue 18 §1, issue 26 §1; HIERARCHY.md N4–N6, SEMANTICS.md Names).
+/// with the row's message (Hierarchy N4–N6, Semantics §Names).
 ///
 /// A row is a few builder calls added to ``NameModelTable/chart``; the macro harness writes them as
 /// Swift source (``NameModelTable/source(_:)``), the runtime harness makes the calls.

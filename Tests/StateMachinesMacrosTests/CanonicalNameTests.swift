@@ -2,8 +2,8 @@ import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// Names that Swift's `String ==` calls equal (canonical equivalence: `"é"` precomposed, U+00E9,
-/// and decomposed, `e` + U+0301) are one name in the macro, as in the runtime (SEMANTICS.md Names,
-/// issue 26 §1): one declaration, one identifier check, no clash.
+/// and decomposed, `e` + U+0301) are one name in the macro, as in the runtime (Semantics
+/// §Names): one declaration, one identifier check, no clash.
 @Suite struct CanonicalNameTests {
   @Test func canonicallyEqualStatesAreOneDeclaration() {
     let definition = #"""

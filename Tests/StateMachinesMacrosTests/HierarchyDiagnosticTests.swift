@@ -1,7 +1,7 @@
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
-/// The macro on hierarchical definitions (HIERARCHY.md §5, last bullet): scoped builders, N4/N5
+/// The macro on hierarchical definitions (Hierarchy §5, the macro's checks): scoped builders, N4/N5
 /// resolution of every literal, `is…` members for nested states, and one diagnostic per check.
 @Suite struct HierarchyDiagnosticTests {
   /// The expansion of class `Player` after `definition`, with these events and states as

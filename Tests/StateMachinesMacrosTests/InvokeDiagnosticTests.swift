@@ -2,7 +2,7 @@ import SwiftDiagnostics
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
-/// The macro's checks of invokes (INVOKE.md I1, I11): each invalid invoke is a compile-time error
+/// The macro's checks of invokes (Invoke I1, I11): each invalid invoke is a compile-time error
 /// with the runtime's wording, and a valid one compiles without a diagnostic.
 @Suite struct InvokeDiagnosticTests {
   private func messages(_ body: String, attributes: String = "@MainActor\n") -> [String] {

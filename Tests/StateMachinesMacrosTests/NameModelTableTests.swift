@@ -2,9 +2,10 @@ import NameModelFixture
 import SwiftDiagnostics
 import Testing
 
-/// The macro half of the names table (issue 18 §1): every row of ``NameModelTable/rows`` added to
-/// the chart in a `@StateMachine` class and expanded. The runtime half builds the same rows; both
-/// compare with the row's message, so a definition that compiles is valid at run time.
+/// The macro half of the names table (Hierarchy N4–N6, Semantics §Names): every row of
+/// ``NameModelTable/rows`` added to the chart in a `@StateMachine` class and expanded. The runtime
+/// half builds the same rows; both compare with the row's message, so a definition that compiles is
+/// valid at run time.
 @Suite struct NameModelTableTests {
   /// Diagnostics about generated members (a name that cannot form a Swift identifier, a clash of
   /// identifiers): the macro's own concern, with no runtime counterpart.

@@ -1,9 +1,9 @@
 import StateMachinesNames
 import Testing
 
-/// The names model on its own: canonical equivalence in lookups and paths (issue 26 §1), and the
-/// placement of declarations (N4–N6). The names table (`NameModelTableTests`) runs the same model
-/// through the macro and the runtime.
+/// The names model on its own: canonical equivalence in lookups and paths (Semantics §Names), and
+/// the placement of declarations (N4–N6). The names table (`NameModelTableTests`) runs the same
+/// model through the macro and the runtime.
 @Suite struct NameTreeTests {
   /// `café` {`crème`}, `Å` (U+00C5), `한` (U+D55C), `c` ∥ [@0 `é`].
   private let tree = NameTree([

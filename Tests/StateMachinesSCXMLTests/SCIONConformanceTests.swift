@@ -3,7 +3,7 @@ import StateMachines
 import StateMachinesSCXML
 import Testing
 
-/// The SCION suite through the SCXML import (HIERARCHY.md §9.2): each script's whole atomic
+/// The SCION suite through the SCXML import (Hierarchy §9.2): each script's whole atomic
 /// configuration, as a set, after start and after every event; `after` advances a manual clock.
 @Suite("SCION conformance (§9.2)", .timeLimit(.minutes(1)))
 struct SCIONConformanceTests {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StateMachinesSCXML
 
-/// The `cond` subset the import evaluates itself (HIERARCHY.md §8): each case below parses to a
+/// The `cond` subset the import evaluates itself (Hierarchy §8): each case below parses to a
 /// tree that only the right reading of `!`, `&&`, `||`, their precedence and parentheses gives.
 @Suite("SCXML conditions")
 struct SCXMLConditionTests {

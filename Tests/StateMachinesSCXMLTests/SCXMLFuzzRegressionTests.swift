@@ -3,7 +3,7 @@ import StateMachines
 import StateMachinesSCXML
 import Testing
 
-/// What the SCXML harness of `Tools/Fuzz` found (issue 9), kept as tests.
+/// What the SCXML harness of `Tools/Fuzz` found (Hierarchy §9.3), kept as tests.
 @Suite("SCXML import: fuzzer findings", .timeLimit(.minutes(1)))
 struct SCXMLFuzzRegressionTests {
   @Test("invalid UTF-8 in an element name is a typed error, not a trap in FoundationXML")

@@ -3,7 +3,7 @@ import StateMachines
 import StateMachinesSCXML
 import Testing
 
-/// The SCXML import's mapping and its errors (HIERARCHY.md §8, S20): a document that is
+/// The SCXML import's mapping and its errors (Hierarchy §8, S20): a document that is
 /// malformed or uses something unsupported gets a typed error with its line and column, never a
 /// crash; what is supported behaves as the Appendix D rules say.
 @Suite("SCXML import (§8)", .timeLimit(.minutes(1)))

@@ -3,11 +3,11 @@ import StateMachines
 import StateMachinesSCXML
 import Testing
 
-/// `<invoke>` in the SCXML import (INVOKE.md A.5). The W3C invoke tests need the ECMAScript data
+/// `<invoke>` in the SCXML import (Invoke A.5). The W3C invoke tests need the ECMAScript data
 /// model, so these fixtures mirror them with the null data model and stub work bound by name:
 /// 422 (a state passed through in the macrostep starts no work), 235/236 (the done event, and
 /// nothing after it), 237 (exit cancels), 252 (no event after the cancel).
-@Suite("SCXML <invoke> (INVOKE.md A.5)", .timeLimit(.minutes(1)))
+@Suite("SCXML <invoke> (Invoke A.5)", .timeLimit(.minutes(1)))
 struct SCXMLInvokeTests {
   /// What the stub work saw and did, across threads.
   final class Log: @unchecked Sendable {

@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// The order of one step (SEMANTICS.md, "Firing an event", steps 3–8): before → exit(old) →
+// The order of one step (Semantics §Firing an event, steps 3–8): before → exit(old) →
 // action → [state written] → entry(new) → after → didTransition observers. Each callback writes
 // the state the object was in when it ran, so the log also shows when the state was written.
 
@@ -128,7 +128,7 @@ struct CallbackOrderTests {
   func dynamicOrder() throws {
     let probe = FlatTestProbe()
     let light = try makeOrderLight(probe)
-    // SEMANTICS "starts … on its first use": the first query enters the initial state.
+    // Semantics "starts … on its first use": the first query enters the initial state.
     #expect(light.state == "red")
     #expect(light.fire("go"))
     #expect(light.fire("slow"))

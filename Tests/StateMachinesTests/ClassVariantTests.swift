@@ -79,7 +79,7 @@ public class PublicObservableScreen {
   }
 }
 
-/// A `@MainActor` machine driven by name from a nonisolated async context (issue 7): the
+/// A `@MainActor` machine driven by name from a nonisolated async context: the
 /// string-keyed API is callable with `await` from anywhere.
 @MainActor
 @StateMachine

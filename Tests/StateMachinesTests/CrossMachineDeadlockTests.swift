@@ -3,11 +3,11 @@ import Foundation
 import StateMachines
 import Testing
 
-// Issue 7, defect 1 (SEMANTICS "No pattern of callbacks across machines deadlocks"): callbacks of
-// one `Sendable` machine fire events of another that is busy on another thread. Before, callbacks
-// ran under the machine's lock, so two threads each inside one machine and firing the other
-// waited on each other forever. Now a thread that runs a step queues an event for a busy machine
-// instead of waiting, and the busy machine runs it before it goes idle.
+// Cross-machine deadlocks (Semantics "No pattern of callbacks across machines deadlocks"):
+// callbacks of one `Sendable` machine fire events of another that is busy on another thread.
+// Before, callbacks ran under the machine's lock, so two threads each inside one machine and firing
+// the other waited on each other forever. Now a thread that runs a step queues an event for a busy
+// machine instead of waiting, and the busy machine runs it before it goes idle.
 // Run with `swift test --sanitize=thread` too.
 
 /// `hit` and `relay` toggle between `a` and `b`, so both are always accepted. `hit`'s callback

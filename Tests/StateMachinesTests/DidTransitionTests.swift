@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// didTransition observers (issue 3, feature 11): told (old state, event, new state) after every
+// didTransition observers (Semantics step 8): told (old state, event, new state) after every
 // transition, once the after callbacks ran; never for a rejected event.
 
 /// A traffic light with a guarded `go`, an internal `blink`, a final `off` and two observers.

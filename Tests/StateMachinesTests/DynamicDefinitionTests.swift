@@ -2,8 +2,8 @@ import Foundation
 import StateMachines
 import Testing
 
-// Definitions built from run-time data (issue 3: every feature "usable from a dynamically built
-// definition"). No macro sees these names, so the runtime checks them: an invalid definition
+// Definitions built from run-time data: every feature is usable from a dynamically built
+// definition. No macro sees these names, so the runtime checks them: an invalid definition
 // throws a typed `DefinitionError` from `init(validating:)` that names the culprit.
 
 /// What the callbacks of a ``DynamicStateMachine`` definition write to and read from: they

@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// Issue 7, defect 4: an event ID of another definition used to fire an unrelated transition and
+// Foreign event IDs: an event ID of another definition used to fire an unrelated transition and
 // leave the machine in an undeclared state "". IDs now carry their definition; a foreign ID, or a
 // model that another definition drives, is rejected with `.foreignID` and changes nothing.
 

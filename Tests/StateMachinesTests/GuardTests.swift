@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// Guards (issue 3, feature 1): of the transitions of one event from the current state, the first
+// Guards (Semantics §Definition): of the transitions of one event from the current state, the first
 // whose guard passes is taken, in declaration order; if every guard fails the event is rejected
 // and nothing runs. `canX` evaluates the guards and runs nothing else.
 

@@ -1,7 +1,8 @@
 import StateMachines
 import Testing
 
-// Internal transitions (issue 3, feature 3) and wildcard transitions (feature 4).
+// Internal transitions (Semantics §Rules around the steps) and wildcard transitions
+// (Semantics §Definition).
 
 /// `refresh` is an internal self-transition of `on`, `restart` a plain (external) one.
 @StateMachine

@@ -2,9 +2,10 @@ import NameModelFixture
 import StateMachines
 import Testing
 
-/// The runtime half of the names table (issue 18 §1): every row of ``NameModelTable/rows`` built
-/// with the builder on top of the chart. The macro half (`StateMachinesMacrosTests`) expands the
-/// same rows; both compare with the row's message, so they accept and reject alike.
+/// The runtime half of the names table (Hierarchy N4–N6, Semantics §Names): every row of
+/// ``NameModelTable/rows`` built with the builder on top of the chart. The macro half
+/// (`StateMachinesMacrosTests`) expands the same rows; both compare with the row's message, so they
+/// accept and reject alike.
 @Suite struct NameModelTableTests {
   @Test func theTableHasAtLeastTwoHundredRows() {
     #expect(NameModelTable.rows.count >= 200)

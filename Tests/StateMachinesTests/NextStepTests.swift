@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// Entry actions that continue (issue 3, feature 9): an entry action may return a `NextStep`,
+// Entry actions that continue: an entry action may return a `NextStep`,
 // processed as the next run-to-completion step once the current one completed.
 
 /// `submit` enters `checking`, whose entry action asks for `approve` (when ``autoApprove``) with

@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// Event payloads (issue 3, feature 8): the value given to `activate(with:)` or
+// Event payloads (Hierarchy S14): the value given to `activate(with:)` or
 // `fire("activate", payload:)` reaches the guard, the action, the exit and entry actions, the
 // before and after callbacks and the observers, through `Transition.payload(as:)`.
 

@@ -3,7 +3,7 @@ import Foundation
 import StateMachines
 import Testing
 
-// Issue 7, defects 5, 6 and 7 (SEMANTICS "Persistence and bad input"): `restoreState` from inside
+// Persistence hardening (Semantics §Persistence and bad input): `restoreState` from inside
 // a callback, termination across a `Codable` round trip, and encoding while other threads fire.
 
 /// `crash` terminates the job where it is (`die`); `finish` enters the final state.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StateMachines
 
-// Issue 7, logging gaps: the verbose log shows every rejected event, including those the fast path
+// Logging gaps: the verbose log shows every rejected event, including those the fast path
 // rejects and unknown names, and the events dropped with an aborted step. With logging off the
 // tables are those of a machine without a log (zero cost).
 

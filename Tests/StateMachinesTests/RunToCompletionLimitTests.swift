@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// Issue 7, defect 8 (SEMANTICS "One run to completion takes at most a bounded number of steps"):
+// The step limit (Semantics "One run to completion takes at most a bounded number of steps"):
 // callbacks that keep firing events (a → b → a …) used to hang the calling thread forever.
 
 /// `go` and `back` fire each other from their `after` callbacks, forever.

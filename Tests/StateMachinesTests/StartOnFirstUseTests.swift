@@ -2,7 +2,7 @@ import Testing
 
 @testable import StateMachines
 
-// Issue 7, defect 10 (SEMANTICS "A machine starts … on `startStateMachine()` or on its first use,
+// Start on first use (Semantics "A machine starts … on `startStateMachine()` or on its first use,
 // whichever comes first"): an initial state's entry actions and timeouts used to run only if the
 // user remembered to call `startStateMachine()`.
 

@@ -1,8 +1,9 @@
 import StateMachines
 import Testing
 
-// Terminating (issue 3, feature 5): entering a final state, or a `die` transition, terminates the
-// machine; it then rejects every event with `terminated` until a non-final state is restored.
+// Terminating (Semantics step 1, Hierarchy S16): entering a final state, or a `die` transition,
+// terminates the machine; it then rejects every event with `terminated` until a non-final state is
+// restored.
 
 /// `done` is final; `tooHardWork` dies in `working`; `panic` is a wildcard to `panicked`, to show
 /// that a terminated machine rejects wildcards too.
@@ -95,7 +96,7 @@ struct TerminationTests {
     #expect(stateMachineError { try job.fireOrThrow("panic") } == .terminated(event: "panic", state: "done"))
     // An event without any transition from the state is reported as terminated too.
     #expect(stateMachineError { try job.fireOrThrow("start") } == .terminated(event: "start", state: "done"))
-    // SEMANTICS step 1 comes before the unknown-event check: a terminated machine rejects any
+    // Semantics step 1 comes before the unknown-event check: a terminated machine rejects any
     // event, known or not, as terminated.
     #expect(stateMachineError { try job.fireOrThrow("nope") } == .terminated(event: "nope", state: "done"))
     #expect(!job.fire("nope"))

@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// Throwing callbacks (issue 3, feature 10; SEMANTICS.md steps 3 and 8): a throw before the state
+// Throwing callbacks (Semantics steps 3 and 8): a throw before the state
 // is written (guard, before, exit, action) changes nothing; a throw after it (entry, after)
 // leaves the new state standing. Either way the error reaches `fireOrThrow`'s caller.
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StateMachines
 
-// Issue 7, defect 2 (SEMANTICS "a cancelled timeout holds no memory"): each cancelled timeout used
+// Cancelled timeouts (Semantics "a cancelled timeout holds no memory"): each cancelled timeout used
 // to keep a sleeping task (~740 bytes) until its deadline. Timeouts are now entries in one
 // scheduler per clock, removed when cancelled. (The process's memory is measured by the
 // benchmark; this test checks what the scheduler holds.)

@@ -3,9 +3,9 @@ import Testing
 
 @testable import StateMachines
 
-// Issue 7: every transition-declaring call (when, the wildcard, die, timeouts, notifications)
-// takes the same guard and action forms, through the `TransitionDeclaration` it returns, with
-// or without the `Transition`.
+// One shape for every transition: every transition-declaring call (when, the wildcard, die,
+// timeouts, notifications) takes the same guard and action forms, through the
+// `TransitionDeclaration` it returns, with or without the `Transition`.
 
 private let alarmNotification = Notification.Name("TransitionShapeTests.alarm")
 

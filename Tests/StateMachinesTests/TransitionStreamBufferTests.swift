@@ -1,9 +1,9 @@
 import StateMachines
 import Testing
 
-// Issue 7, defect 9: `stateTransitions` buffered every transition while no one read. The default
-// stream now keeps the newest 1,024; `stateTransitions(bufferingPolicy:)` chooses another policy.
-// The elements carry the event's payload.
+// The transition stream's buffer: `stateTransitions` buffered every transition while no one read.
+// The default stream now keeps the newest 1,024; `stateTransitions(bufferingPolicy:)` chooses
+// another policy. The elements carry the event's payload.
 
 @StateMachine
 final class CountingToggle {

@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-// Issue 7, defect 3: building a definition was cubic (a 1000 × 1000 definition took 327 s). The
+// Wide definitions: building a definition was cubic (a 1000 × 1000 definition took 327 s). The
 // build is now linear in the table plus the transitions; its speed is a benchmark row. These tests
 // check that wide definitions built the new way behave: a chain, wildcards mixed with specific
 // transitions, guards in declaration order.

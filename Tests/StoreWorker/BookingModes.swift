@@ -1,4 +1,4 @@
-// The worker's modes on the booking machine (PERSISTENCE.md §9, restart with due timeouts): the
+// The worker's modes on the booking machine (Persistence §9, restart with due timeouts): the
 // first phase that inserts and confirms, and scheduler passes, on a manual clock set to a later
 // time, or on the database's clock (P15) with `--database-clock`.
 

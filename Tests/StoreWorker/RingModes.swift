@@ -1,4 +1,4 @@
-// The worker's modes on the ring machine (PERSISTENCE.md §9): setup, the race (bounded, or until
+// The worker's modes on the ring machine (Persistence §9): setup, the race (bounded, or until
 // a time for the soak), the kill at a crash point, a step held open at a crash point, a single
 // fire, and outbox delivery into a ledger.
 
@@ -84,7 +84,7 @@ func race(_ arguments: WorkerArguments) async throws -> [String: Any] {
 
 /// `crash --db D --id X --at afterLock|afterWrite|beforeCommit|afterCommit [--marker DIR]`:
 /// fires `advance` on ring X and kills the process with SIGKILL at that point of the transaction
-/// (PERSISTENCE.md §9). Prints a summary only if the point was never reached.
+/// (Persistence §9). Prints a summary only if the point was never reached.
 func crash(_ arguments: WorkerArguments) async throws -> [String: Any] {
   AfterMarker.shared.use(arguments.optional("marker"))
   let rings = try openDatabase(arguments).rings(arguments)

@@ -1,4 +1,4 @@
-// The worker's PostgreSQL database (PERSISTENCE.md §9, PostgreSQL half): the server of
+// The worker's PostgreSQL database (Persistence §9, PostgreSQL half): the server of
 // `--db postgres://…`, in the test's schema (`--schema`), the worker classes as
 // `PostgresStateMachineRecord`s in tables of their own.
 

@@ -1,4 +1,4 @@
-// The worker's SQLite database (PERSISTENCE.md §9, SQLite half): one shared file in WAL mode, the
+// The worker's SQLite database (Persistence §9, SQLite half): one shared file in WAL mode, the
 // worker classes as GRDB records in tables of their own.
 
 #if SQLite

@@ -1,7 +1,7 @@
 // The database a worker works on, chosen by `--db`: a `postgres://` URL (the PostgreSQL store,
 // with `--schema`) or the path of an SQLite file (the SQLite store). The modes see only the core
 // `StateMachineStore` protocol, so that both stores run the same races, kills and restarts
-// (PERSISTENCE.md §9).
+// (Persistence §9).
 
 #if SQLite || PostgreSQL
 import Foundation
@@ -22,7 +22,7 @@ struct WorkerRings {
   let store: any StateMachineStore<Ring>
   /// Registers the outbox handler of a topic (P16).
   let handle: (String, @escaping @Sendable (OutboxMessage) async throws -> Void) -> Void
-  /// Calls the hook when a step reaches the named crash point (PERSISTENCE.md §9); throws if the
+  /// Calls the hook when a step reaches the named crash point (Persistence §9); throws if the
   /// store has no such point.
   let onCrashPoint: (String, @escaping @Sendable () -> Void) throws -> Void
 }

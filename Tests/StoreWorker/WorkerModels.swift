@@ -1,4 +1,4 @@
-// The persisted classes of the worker processes (PERSISTENCE.md §9): the ring machine of the race
+// The persisted classes of the worker processes (Persistence §9): the ring machine of the race
 // and kill tests, and the booking machine of the restart test. Each database adds its record
 // conformances and tables (WorkerDatabase+SQLite.swift, WorkerDatabase+Postgres.swift), as an
 // application would keep them.
@@ -7,9 +7,9 @@
 import Foundation
 import StateMachines
 
-/// The ring machine of §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column allows it;
-/// `reset` only from s2. Its `after` callbacks leave a marker file, so that a test can tell
-/// whether they ran after a kill (P5).
+/// The ring machine of Persistence §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column
+/// allows it; `reset` only from s2. Its `after` callbacks leave a marker file, so that a test can
+/// tell whether they ran after a kill (P5).
 @StateMachine
 final class Ring: Codable, StoreManagedStateMachine, @unchecked Sendable {
   var id: Int
@@ -36,7 +36,7 @@ final class Ring: Codable, StoreManagedStateMachine, @unchecked Sendable {
 
   /// The configuration of every ring store: each transition writes an outbox message on the topic
   /// `ring` (P16); `--lease MS` shortens the outbox lease, so that the messages a killed
-  /// dispatcher claimed are due again soon (§8).
+  /// dispatcher claimed are due again soon (Persistence §8).
   static func configuration(_ arguments: WorkerArguments) throws -> StoreConfiguration<Ring> {
     var configuration = StoreConfiguration<Ring>()
     for event in ["advance", "reset"] {

@@ -1,4 +1,4 @@
-// sm-store-worker: one process of the multi-process store tests (PERSISTENCE.md §9). The tests
+// sm-store-worker: one process of the multi-process store tests (Persistence §9). The tests
 // spawn it with a mode and options; it works on a shared SQLite file or PostgreSQL server (`--db`)
 // and prints one JSON summary line on stdout. A failure prints `{"error": …}` and exits with status 1.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs the libFuzzer harnesses (issue 9): the JSON loader, the TBStateMachine loader,
-# the SCXML import, and every entry point that takes a name (issue 18 §4), each instrumented with
-# libFuzzer and AddressSanitizer.
+# Builds and runs the libFuzzer harnesses (Hierarchy §9.3): the JSON loader, the TBStateMachine
+# loader, the SCXML import, and every entry point that takes a name (Semantics §Names), each
+# instrumented with libFuzzer and AddressSanitizer.
 #
 #   Tools/Fuzz/fuzz.sh build                 # build the four harnesses into .build-fuzz/
 #   Tools/Fuzz/fuzz.sh run json 60           # run one harness (json | tb | scxml | names) for 60 seconds

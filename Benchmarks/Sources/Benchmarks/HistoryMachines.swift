@@ -1,6 +1,6 @@
 import StateMachines
 
-// Deep history (issue 18 §6): a return through deep history against a leaf-to-leaf transition
+// Deep history (Hierarchy S15): a return through deep history against a leaf-to-leaf transition
 // across the root, both on run-time definitions driven by name, as a chart loaded from SCXML is.
 
 /// Two 3-level branches under `on`, beside `off`; `go`/`back` move leaf to leaf across `on`'s

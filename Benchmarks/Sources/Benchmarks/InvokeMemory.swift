@@ -2,7 +2,7 @@ import Foundation
 import MallocCounter
 import StateMachines
 
-// Invoke (issue 21, INVOKE.md A.6 10): an object enters a state whose work sleeps until it is
+// Invoke (Invoke I8): an object enters a state whose work sleeps until it is
 // cancelled, and leaves it, 100k times. Memory must not grow with the cycles: every task ends,
 // its registry entry goes, nothing is retained per cycle.
 

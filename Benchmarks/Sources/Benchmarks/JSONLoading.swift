@@ -2,7 +2,7 @@ import Foundation
 import MallocCounter
 import StateMachines
 
-// Loading a definition from JSON (issue 9): a 10,000-state, 50,000-transition document, timed
+// Loading a definition from JSON (Hierarchy §7): a 10,000-state, 50,000-transition document, timed
 // against JSONSerialization parsing the same bytes in the same run.
 
 /// 100 compound states of 99 leaves each (10,000 states); every leaf has 5 transitions (to the

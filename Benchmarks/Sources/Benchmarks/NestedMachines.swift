@@ -1,6 +1,6 @@
 import StateMachines
 
-// Hierarchical machines (issue 8): the nested shape's fast tier and step, and a parallel state.
+// Hierarchical machines (Hierarchy §6): the nested shape's fast tier and step, a parallel state.
 
 /// Two 3-level branches; `go`/`back` move leaf to leaf across the root without any code: the
 /// nested shape's fast tier.

@@ -2,8 +2,9 @@ import Foundation
 import MallocCounter
 import StateMachines
 
-// Cancelled timeouts (issue 7, defect 2): 100k objects enter a state with a 1-hour timeout and
-// leave it. The process's resident memory must come back to its baseline within a second.
+// Cancelled timeouts (Semantics "a cancelled timeout holds no memory"): 100k objects enter a state
+// with a 1-hour timeout and leave it. The process's resident memory must come back to its baseline
+// within a second.
 
 /// Locks itself an hour after it was closed.
 @StateMachine

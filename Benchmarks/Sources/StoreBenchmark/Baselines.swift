@@ -1,6 +1,7 @@
-// The hand-written baselines (issue 19 §6): what an application would write with GRDB alone, with
-// the same GRDB calls the store makes (`execute(sql:arguments:)`, `Row.fetchOne`), on the same
-// table shape, in the same kind of transaction (GRDB's `write`: BEGIN IMMEDIATE … COMMIT).
+// The hand-written baselines of the SQLite store benchmark: what an application would write with
+// GRDB alone, with the same GRDB calls the store makes (`execute(sql:arguments:)`, `Row.fetchOne`),
+// on the same table shape, in the same kind of transaction (GRDB's `write`: BEGIN IMMEDIATE …
+// COMMIT).
 
 import Foundation
 import GRDB

@@ -1,7 +1,7 @@
-// The rows of the store benchmark (issue 19 §6): the baselines B0, B1 and the store S1–S4, each in
-// a synchronous mode (GRDB's `write` with `fire(_:on:in:)` inside) and an asynchronous one
-// (`await pool.write`, `await store.fire`). Every row works on rows of its own, so no row's
-// history or version depends on another's.
+// The rows of the SQLite store benchmark (Benchmarks/README.md): the baselines B0, B1 and the store
+// S1–S4, each in a synchronous mode (GRDB's `write` with `fire(_:on:in:)` inside) and an
+// asynchronous one (`await pool.write`, `await store.fire`). Every row works on rows of its own, so
+// no row's history or version depends on another's.
 
 import GRDB
 import StateMachines

@@ -1,4 +1,4 @@
-// The hand-written baselines of the PostgreSQL store benchmark (issue 20 §4): what an application
+// The hand-written baselines of the PostgreSQL store benchmark: what an application
 // would write with postgres-nio alone, on the store's own table, the same statements as the
 // script's pgbench files (Benchmarks/pgbench/cas.sql and locked.sql).
 

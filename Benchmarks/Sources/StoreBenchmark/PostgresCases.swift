@@ -1,4 +1,4 @@
-// The rows of the PostgreSQL store benchmark (issue 20 §4, PERSISTENCE.md §9 "Benchmark"): the
+// The rows of the PostgreSQL store benchmark (Benchmarks/README.md): the
 // hand-written baselines B0 and B1, the store's locked step S1–S3 and its fast path, each one
 // event per call on the calling task's own row, all on one `PostgresClient`.
 
@@ -80,7 +80,7 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
       state.fired += 1
     },
     // Exactly what an application writes; once the store has its single-statement fast path
-    // (PERSISTENCE.md §6), this row takes it with no change here.
+    // (Persistence §6), this row takes it with no change here.
     PostgresCase(id: .fast) { task in _ = try await audited.fire("flip", on: PostgresCaseID.fast.row(task)) },
     // What business code writes: the task's object, loaded once, fires through its generated
     // method (by id at the version it holds; it stays current, so it never conflicts).

@@ -1,4 +1,4 @@
-// The PostgreSQL store benchmark (issue 20 §4): `StoreBenchmark postgres [options]`, run by
+// The PostgreSQL store benchmark: `StoreBenchmark postgres [options]`, run by
 // Benchmarks/postgres-benchmark.sh, which starts the server and runs pgbench first. See
 // Benchmarks/README.md.
 //

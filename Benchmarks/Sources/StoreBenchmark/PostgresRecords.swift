@@ -1,4 +1,4 @@
-// The persisted classes of the PostgreSQL store benchmark (issue 20 §4) and their tables, created
+// The persisted classes of the PostgreSQL store benchmark and their tables, created
 // as an application would: its own columns, then the store's machine columns.
 
 import Foundation
@@ -7,7 +7,7 @@ import StateMachines
 import StateMachinesPostgres
 
 /// `flip` goes off → on → off and has no code: the event the store's single-statement fast path
-/// is for (PERSISTENCE.md §6). `turn` makes the same moves behind a guard that always passes, so it
+/// is for (Persistence §6). `turn` makes the same moves behind a guard that always passes, so it
 /// takes the locked step (`SELECT … FOR UPDATE`, compare-and-set, history) whether or not the
 /// store has a fast path: S1 and S2 measure that step.
 @StateMachine

@@ -1,5 +1,5 @@
 // The tables of the PostgreSQL store benchmark, in Markdown for the README, and its goals
-// (issue 20 §4, PERSISTENCE.md §9): the fast path ≥ 0.8 × pgbench's compare-and-set and the locked
+// (Benchmarks/README.md): the fast path ≥ 0.8 × pgbench's compare-and-set and the locked
 // step S2 ≥ 0.8 × the hand-written locked transaction B1.
 
 import Foundation

@@ -1,5 +1,5 @@
-// The SQLite store against hand-written GRDB transactions (issue 19 §6). See Benchmarks/README.md.
-// `StoreBenchmark postgres …` runs the PostgreSQL store's benchmark instead (issue 20 §4).
+// The SQLite store against hand-written GRDB transactions. See Benchmarks/README.md.
+// `StoreBenchmark postgres …` runs the PostgreSQL store's benchmark instead.
 //
 //   swift run -c release --disable-experimental-prebuilts StoreBenchmark [events-per-row-and-round] [rounds]
 //

@@ -33,7 +33,7 @@ public struct Bindings<Model> {
     actions[name] = body
   }
 
-  /// Binds the work of the invokes whose source (`src`) is `name` (INVOKE.md A.5): it runs in
+  /// Binds the work of the invokes whose source (`src`) is `name` (Invoke A.5): it runs in
   /// a task of its own while the invoking state is active; its input is the payload of the event
   /// that entered the state, as for ``StateMachineBuilder/invoke(_:in:run:)``. A `Void` or `nil`
   /// result is no payload.

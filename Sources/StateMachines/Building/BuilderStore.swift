@@ -79,7 +79,7 @@ final class BuilderStore<Model> {
   var entryActions: [EntryAction] = []
   var exitActions: [StateCallback] = []
   var observers: [(Model, Transition) -> Void] = []
-  /// The invokes (INVOKE.md), in declaration order.
+  /// The invokes (the Invoke article), in declaration order.
   var invocations: [InvocationSpec<Model>] = []
   var clock: any Clock<Duration> = ContinuousClock()
   var notificationCenter: NotificationCenter = .default

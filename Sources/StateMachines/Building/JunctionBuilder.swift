@@ -1,4 +1,4 @@
-/// Describes the paths of a junction (a UML static choice, HIERARCHY.md S17c): tried in order
+/// Describes the paths of a junction (a UML static choice, Hierarchy S17c): tried in order
 /// when a transition to the junction is selected; the first whose guard passes is taken, and
 /// `otherwise` comes last. A transition to a junction none of whose paths passes is not enabled.
 ///

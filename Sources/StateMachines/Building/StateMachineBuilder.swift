@@ -8,7 +8,7 @@ internal import StateMachinesNames
 /// declares. Declaring the same state or plain transition twice is harmless.
 ///
 /// A state declared with a closure is compound: the closure receives a builder scoped to it, whose
-/// names are resolved inside that state first (HIERARCHY.md N5), and whose `initialState`,
+/// names are resolved inside that state first (Hierarchy N5), and whose `initialState`,
 /// `onEntry {}` and `onExit {}` are the state's own:
 ///
 /// ```swift
@@ -91,7 +91,7 @@ public final class StateMachineBuilder<Model> {
     set { store.maxStepsPerRunToCompletion = newValue }
   }
 
-  /// The most eventless microsteps one event may cause (HIERARCHY.md S12): past it the step ends
+  /// The most eventless microsteps one event may cause (Hierarchy S12): past it the step ends
   /// with ``StateMachineError/eventlessLoop(event:microsteps:)``, the configuration is the one
   /// reached and the queue is dropped. Guards against eventless transitions that never settle.
   /// At least 1; the default is 1,000.

@@ -1,4 +1,4 @@
-/// How a transition treats its source state (HIERARCHY.md S10).
+/// How a transition treats its source state (Hierarchy S10).
 public enum TransitionKind: String, Sendable, Hashable, CaseIterable {
   /// The default: the source is exited and the targets entered, even when the target is the
   /// source itself or one of its descendants (SCXML, UML and TBStateMachine agree).

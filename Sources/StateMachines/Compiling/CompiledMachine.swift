@@ -98,7 +98,7 @@ struct CompiledMachine<Model> {
   @usableFromInline let observers: [Observer]
   /// Per state: the timeouts and notifications armed while in it.
   @usableFromInline let triggers: [[Trigger]]
-  /// The invokes (INVOKE.md), each also a trigger of its state.
+  /// The invokes (the Invoke article), each also a trigger of its state.
   let invocations: [CompiledInvocation<Model>]
   /// Whether an invoke forwards the machine's external events to its work (I13): only then does
   /// taking an event look at the running invocations.
@@ -161,7 +161,7 @@ struct CompiledMachine<Model> {
     postsStateNotifications = false
   }
 
-  /// Validates `builder` (SEMANTICS.md, Definition) and compiles it.
+  /// Validates `builder` (Semantics §Definition) and compiles it.
   init(_ builder: StateMachineBuilder<Model>) throws(DefinitionError) {
     try builder.store.resolveInvokeSources(storeManaged: Model.self is any StoreManagedStateMachine.Type)
     if builder.store.isHierarchical {

@@ -1,5 +1,5 @@
 /// A transition of the light tier: it runs only plain code (no ``Transition`` is built), namely an
-/// optional plain guard and the event's plain `before` and `after` callbacks (SEMANTICS.md steps
+/// optional plain guard and the event's plain `before` and `after` callbacks (Semantics steps
 /// 2, 3, 6, 8, 9), and it changes the state.
 ///
 /// Built once per light slot when the definition is compiled. Only data: the definition's

@@ -8,9 +8,9 @@
 /// class payload, the enum is one pointer, as the optional it replaces was.
 @usableFromInline
 enum MachineEngine<Model> {
-  /// One state at a time (SEMANTICS.md): the state index is the whole configuration.
+  /// One state at a time (the Semantics article): the state index is the whole configuration.
   case flat
-  /// Nested and parallel states, pseudostates and eventless transitions (HIERARCHY.md).
+  /// Nested and parallel states, pseudostates and eventless transitions (the Hierarchy article).
   case statechart(Statechart<Model>)
 
   /// Whether `state` is a leaf: every state of a flat machine is.

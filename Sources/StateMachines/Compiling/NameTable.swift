@@ -4,7 +4,7 @@
 /// compare. Each slot keeps high bits of its name's hash, so a collision is passed over without
 /// comparing strings.
 ///
-/// Names compare as Swift's `String ==` does, by canonical equivalence (SEMANTICS §Names): `"é"`
+/// Names compare as Swift's `String ==` does, by canonical equivalence (Semantics §Names): `"é"`
 /// precomposed and `"e\u{301}"` are one name. Equal ASCII strings have equal bytes, so the byte
 /// hash finds every ASCII spelling; a miss falls back to ``canonicalIndex(of:)``, which finds the
 /// other spellings. The fast path is unchanged for a name that is in the table.

@@ -1,5 +1,5 @@
 /// A set of state indices as a bitset: a configuration, an exit set or an entry set. Iteration
-/// is in index order, which is document order (HIERARCHY.md N2).
+/// is in index order, which is document order (Hierarchy N2).
 ///
 /// The first 64 states live inline, so a set of a small machine never allocates; larger machines
 /// keep the rest in an array.

@@ -1,6 +1,6 @@
 internal import StateMachinesNames
 
-/// The states and pseudostates of a hierarchical definition, in document order (HIERARCHY.md
+/// The states and pseudostates of a hierarchical definition, in document order (Hierarchy
 /// N2): a parent before its children, children in the order declared. Index `i` is a state's
 /// index everywhere in the runtime; `-1` is the root, which is implicit and has no callbacks.
 @usableFromInline

@@ -1,4 +1,4 @@
-/// A hierarchical definition as tables in document order (HIERARCHY.md §6): what the statechart
+/// A hierarchical definition as tables in document order (Hierarchy §6): what the statechart
 /// step (SCXML Appendix D on indices) reads. Built once per definition, when the builder declares
 /// nested or parallel states, pseudostates, eventless transitions or forks; a flat definition has
 /// none and keeps the flat tables.

@@ -1,4 +1,4 @@
-// The parallel shape of the step plans (HIERARCHY.md §6): legal configurations numbered, and
+// The parallel shape of the step plans (Hierarchy §6): legal configurations numbered, and
 // the (event, configuration) slots whose selection runs no guard planned with the full step's
 // own procedures.
 

@@ -1,4 +1,4 @@
-/// Steps worked out when compiling (HIERARCHY.md §6), for the two statechart shapes whose
+/// Steps worked out when compiling (Hierarchy §6), for the two statechart shapes whose
 /// configurations can be numbered:
 ///
 /// - **Nested** (no parallel state): the active leaf is the configuration, so a slot is

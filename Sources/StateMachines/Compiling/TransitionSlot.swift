@@ -1,5 +1,5 @@
 /// One cell of a definition's fast table: how an event is taken in a state, decided when the
-/// definition is compiled (SEMANTICS.md, "Firing an event"). One `Int32`, so the hot path loads
+/// definition is compiled (Semantics §Firing an event). One `Int32`, so the hot path loads
 /// and compares one word:
 /// - `≥ 0`: ``fast(_:)``, a transition to that state that runs no code;
 /// - `-1`: ``none``, no transition;

@@ -78,7 +78,7 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   }
 
   /// The states, in the order they were added; for a hierarchical definition, every state's
-  /// canonical path in document order (HIERARCHY.md N2, N4), pseudostates excluded.
+  /// canonical path in document order (Hierarchy N2, N4), pseudostates excluded.
   public var states: [String] {
     switch compiled.engine {
     case .flat: return compiled.states

@@ -26,14 +26,14 @@ public enum StateMachineError: Error, CustomStringConvertible {
   /// (``StateMachineBuilder/maxStepsPerRunToCompletion``): callbacks kept firing events. The
   /// state is the last one reached; the events still queued were dropped (and logged).
   case runToCompletionLimit(event: String, steps: Int)
-  /// Eventless transitions kept firing (HIERARCHY.md S12): one macrostep took more than
+  /// Eventless transitions kept firing (Hierarchy S12): one macrostep took more than
   /// `microsteps` of them. The configuration is the one reached; the queued events were dropped.
   case eventlessLoop(event: String, microsteps: Int)
   /// `restoreState` or decoding got a configuration that is not legal (S1): two children of one
   /// compound state, or a region of a parallel state without an active state.
   case illegalConfiguration(String, reason: String)
   /// The object is store-managed (``StoreManagedStateMachine``): its state changes only through
-  /// its store (PERSISTENCE P13), so an event fired on it directly is refused. Nothing changed.
+  /// its store (Persistence P13), so an event fired on it directly is refused. Nothing changed.
   case storeManaged(event: String)
 
   public var description: String {
@@ -83,7 +83,7 @@ public enum DefinitionError: Error, Equatable, Sendable, CustomStringConvertible
   case internalTransitionChangesState(event: String)
   /// A value is out of range (e.g. a negative timeout).
   case invalidValue(String, context: String)
-  /// A bare name matches several states in the nearest scope that has it (HIERARCHY.md N5).
+  /// A bare name matches several states in the nearest scope that has it (Hierarchy N5).
   case ambiguousState(String, candidates: [String], context: String)
   /// A path does not name a state (N4): an unknown component, a skipped anonymous region, a
   /// region index out of range, or a malformed component.

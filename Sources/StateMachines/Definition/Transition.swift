@@ -27,7 +27,7 @@ public struct Transition {
   public var from: String { fromIndex < 0 ? names.from : names.states[Int(fromIndex)] }
   /// The state the transition leads to.
   public var to: String { toIndex < 0 ? names.to : names.states[Int(toIndex)] }
-  /// The path of the state that declares the transition (HIERARCHY.md §3); in a flat machine,
+  /// The path of the state that declares the transition (Hierarchy §3); in a flat machine,
   /// the state the machine was in. `(root)` for a wildcard or the machine's start.
   public var source: String { names.source ?? from }
   /// The paths of the transition's targets; empty for a targetless (internal) transition. A

@@ -1,4 +1,4 @@
-// A definition as data for the inspector (INSPECTOR.md B.3, issue 22): states, transitions,
+// A definition as data for the inspector (Inspecting B.3): states, transitions,
 // invokes and event names, indexed as the inspection records and the DOT ids (`s<i>`, `t<i>`).
 
 import Foundation

@@ -1,4 +1,4 @@
-// What the diagrams show of invokes (INVOKE.md A.5, I15): a `do / <id>` line in the invoking
+// What the diagrams show of invokes (Invoke A.5, I15): a `do / <id>` line in the invoking
 // state (UML's do-activity), and result edges labelled `done: <id>` / `error: <id>` rather than
 // the reserved event names.
 

@@ -1,5 +1,6 @@
-// The edges a statechart's diagrams draw after its transitions (issue 22): one numbering for the
-// DOT ids, the inspection document and the steps' records, so that they cannot disagree.
+// The edges a statechart's diagrams draw after its transitions (Inspecting §The document and the
+// diagram): one numbering for the DOT ids, the inspection document and the steps' records, so that
+// they cannot disagree.
 
 extension Statechart {
   /// An edge drawn from a join or a junction rather than declared as a transition.

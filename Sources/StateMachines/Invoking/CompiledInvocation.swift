@@ -1,4 +1,4 @@
-// Compiling the invokes (INVOKE.md I1): each becomes a trigger of its state, so that the slots
+// Compiling the invokes (Invoke I1): each becomes a trigger of its state, so that the slots
 // entering or leaving an invoking state take the full step (the cost rule: a machine without
 // invokes pays nothing).
 

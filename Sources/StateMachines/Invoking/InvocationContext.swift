@@ -1,4 +1,4 @@
-/// What an invocation's work receives (INVOKE.md A.3): its input, its identity, the
+/// What an invocation's work receives (Invoke A.3): its input, its identity, the
 /// definition's clock and a way to send events back to the machine.
 ///
 /// The work never sees the model: everything it needs from it comes through ``input``, which the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An object's running invocations (INVOKE.md I4–I8, I16): their tasks by generation, the results
+/// An object's running invocations (Invoke I4–I8, I16): their tasks by generation, the results
 /// on their way to the machine, and what `waitForInvocations()` waits for.
 ///
 /// It has its own lock, so that a task can finish, and tests can wait, from any thread; the
@@ -32,7 +32,7 @@ final class InvocationRegistry: @unchecked Sendable {
   private var inspectionStreams: InspectionStreams?
 
   /// The object's inspection streams, which hear of starts, cancels, results and drops
-  /// (INSPECTOR.md B.4); set when the object is first inspected.
+  /// (Inspecting B.4); set when the object is first inspected.
   var inspection: InspectionStreams? {
     get { lock.locked { inspectionStreams } }
     set { lock.locked { inspectionStreams = newValue } }
@@ -79,7 +79,7 @@ final class InvocationRegistry: @unchecked Sendable {
   }
 
   /// Tells the object's inspection streams, if it has any, of a change of an invocation
-  /// (INSPECTOR.md B.4; INVOKE.md I15). `event`: the result or sent event concerned.
+  /// (Inspecting B.4; Invoke I15). `event`: the result or sent event concerned.
   func record(_ phase: InspectedInvocation.Phase, id: String, generation: UInt64, state: String, event: String? = nil) {
     guard let inspection = lock.locked({ inspectionStreams }) else { return }
     inspection.record(InspectedInvocation(id: id, generation: generation, state: state, phase: phase), event: event)
@@ -179,7 +179,7 @@ final class InvocationRegistry: @unchecked Sendable {
 /// How many invocations an object started and what became of their results
 /// (``StateMachineObject/invocationStatistics``): every started task ends (`finished`), and its
 /// result is either offered to the machine (`delivered`) or dropped because its state was left,
-/// re-entered or stopped meanwhile (`dropped`, INVOKE.md I7).
+/// re-entered or stopped meanwhile (`dropped`, Invoke I7).
 public struct InvocationStatistics: Sendable, Equatable {
   public var started = 0
   public var finished = 0

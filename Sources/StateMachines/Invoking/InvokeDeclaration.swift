@@ -13,7 +13,7 @@ public struct InvokeDeclaration<Model> {
   /// Forwards every external event the machine takes while this invocation runs (fired,
   /// posted, timeouts, notifications, other invocations' results; not events the machine's own
   /// callbacks fire, nor this invocation's result) to the work's ``InvocationContext/events``,
-  /// keeping the newest 64 it has not read (INVOKE.md I13, SCXML `autoforward`).
+  /// keeping the newest 64 it has not read (Invoke I13, SCXML `autoforward`).
   @discardableResult
   public func autoforward() -> Self {
     builder.store.invocations[index].autoforward = true
@@ -21,7 +21,7 @@ public struct InvokeDeclaration<Model> {
   }
 
   /// What a machine restored from saved data (`Codable` or `restoreState`) does with this
-  /// invocation when its state is active (INVOKE.md I10): start it again (the default) or raise
+  /// invocation when its state is active (Invoke I10): start it again (the default) or raise
   /// `error.invoke.<id>` with ``InvocationError/interruptedByRestore(id:)``.
   @discardableResult
   public func onRestore(_ policy: InvocationRestorePolicy) -> Self {
@@ -30,7 +30,7 @@ public struct InvokeDeclaration<Model> {
   }
 }
 
-/// What a restored machine does with an invocation of an active state (INVOKE.md I10).
+/// What a restored machine does with an invocation of an active state (Invoke I10).
 public enum InvocationRestorePolicy: Sendable, Equatable {
   /// Start the work again at the end of the machine's first step; `input` sees no payload (the
   /// event that entered the state was not saved). For work that may run twice.
@@ -59,7 +59,7 @@ public struct ActiveInvocation: Sendable, Equatable, CustomStringConvertible {
   public let id: String
   /// The state that invoked it (its path in a statechart).
   public let state: String
-  /// The per-object number of this start (INVOKE.md I5): a restart has a higher one.
+  /// The per-object number of this start (Invoke I5): a restart has a higher one.
   public let generation: UInt64
   /// When the work was started.
   public let started: ContinuousClock.Instant

@@ -1,4 +1,4 @@
-// Invokes of definitions loaded from data (INVOKE.md A.5): work bound by name, and result
+// Invokes of definitions loaded from data (Invoke A.5): work bound by name, and result
 // transitions with any number of targets (SCXML's targetless `<transition event="done.invoke.x">`).
 
 extension StateMachineBuilder {

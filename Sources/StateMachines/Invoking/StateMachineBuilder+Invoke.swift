@@ -1,12 +1,12 @@
-// The invoke DSL (INVOKE.md A.3): async work bound to a state, and the transitions its result
+// The invoke DSL (Invoke A.3): async work bound to a state, and the transitions its result
 // takes.
 
 extension StateMachineBuilder {
-  /// Runs `run` while the machine is in `state` (INVOKE.md): the work starts when the step that
-  /// entered the state ends (after its entry actions, I2), is cancelled when the state is left
-  /// (I8), and its result comes back as an event: `done.invoke.<id>` with the output as payload,
-  /// or `error.invoke.<id>` with the error (I6). A result that arrives after its state was left
-  /// or re-entered is dropped (I7). Take them with ``whenInvokeDone(_:transitionTo:)`` and
+  /// Runs `run` while the machine is in `state` (the Invoke article): the work starts when the step
+  /// that entered the state ends (after its entry actions, I2), is cancelled when the state is left
+  /// (I8), and its result comes back as an event: `done.invoke.<id>` with the output as payload, or
+  /// `error.invoke.<id>` with the error (I6). A result that arrives after its state was left or
+  /// re-entered is dropped (I7). Take them with ``whenInvokeDone(_:transitionTo:)`` and
   /// ``whenInvokeFailed(_:transitionTo:)``.
   ///
   /// `input` runs inside the step, with the model and the transition that entered the state: it

@@ -1,4 +1,4 @@
-// What happens to an invocation's result that nothing handles (INVOKE.md I14): it has no
+// What happens to an invocation's result that nothing handles (Invoke I14): it has no
 // caller, so it goes to the definition's log (standard error without one), never a crash. A
 // result that no transition names is still judged stale or not when the machine is free (I7).
 

@@ -1,4 +1,4 @@
-// Starting invocations at the end of a macrostep and bringing their results back (INVOKE.md
+// Starting invocations at the end of a macrostep and bringing their results back (Invoke
 // A.4). Invokes are triggers of their states: `arm` pends them, the end of the run starts the
 // ones whose state is still active, the exit of the state cancels them (`StateMachineExtras`).
 

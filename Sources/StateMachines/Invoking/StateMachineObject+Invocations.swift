@@ -1,4 +1,4 @@
-// What an object tells about its invocations (INVOKE.md A.3, I16).
+// What an object tells about its invocations (Invoke A.3, I16).
 
 extension StateMachineObject {
   /// The invocations running now, in the order they started: their work has not finished yet.
@@ -12,7 +12,7 @@ extension StateMachineObject {
   }
 
   /// Returns once no invocation is started but unfinished and no result waits to be processed
-  /// (INVOKE.md I16): the way to make tests of invoked work deterministic. Work that never ends
+  /// (Invoke I16): the way to make tests of invoked work deterministic. Work that never ends
   /// (polling) keeps it waiting; cancel it by leaving its state, or observe `stateTransitions`.
   /// With a ``ManualClock``, advance the clock first, then wait.
   public func waitForInvocations(isolation: isolated (any Actor)? = #isolation) async {

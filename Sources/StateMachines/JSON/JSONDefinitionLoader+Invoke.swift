@@ -1,4 +1,4 @@
-// The invokes of a `statemachines/1` state (INVOKE.md A.5): `"invoke": [{ "id", "src", "onDone",
+// The invokes of a `statemachines/1` state (Invoke A.5): `"invoke": [{ "id", "src", "onDone",
 // "onError", "onRestore" }]`, the work bound by name.
 
 internal import StateMachinesNames

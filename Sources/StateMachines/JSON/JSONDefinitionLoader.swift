@@ -1,6 +1,6 @@
 internal import StateMachinesNames
 
-/// Loads a definition in the library's JSON format, `statemachines/1` (HIERARCHY.md §7: XState's
+/// Loads a definition in the library's JSON format, `statemachines/1` (Hierarchy §7: XState's
 /// authoring shape without functions), into a builder's store. Key order is document order (N2);
 /// targets and initial states resolve by N4/N5 from the state whose object names them; guards and
 /// actions are looked up in the bindings by name. Every error names its line, column and JSON
@@ -261,7 +261,7 @@ enum JSONFormatKeys {
   /// The keys of a transition object, and of a timeout (`after`), which adds `seconds`.
   static let transition: Set<String> = ["target", "kind", "guard", "actions", "description"]
   static let timeout: Set<String> = transition.union(["seconds"])
-  /// The keys of an invoke (INVOKE.md A.5).
+  /// The keys of an invoke (Invoke A.5).
   static let invoke: Set<String> = ["id", "src", "onDone", "onError", "onRestore", "autoforward"]
 }
 

@@ -1,4 +1,4 @@
-/// The limits a JSON definition must stay within (HIERARCHY.md §7). A document past any of them
+/// The limits a JSON definition must stay within (Hierarchy §7). A document past any of them
 /// is rejected with a ``DefinitionError`` before it can exhaust memory or time.
 public struct JSONLimits: Sendable, Equatable {
   /// The most bytes a document may have (16 MiB).

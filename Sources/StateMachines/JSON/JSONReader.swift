@@ -1,5 +1,5 @@
 /// A small RFC 8259 reader. Foundation's parsers lose the order of an object's keys, which is a
-/// definition's document order (HIERARCHY.md N2), so the library reads JSON itself: UTF-8 only,
+/// definition's document order (Hierarchy N2), so the library reads JSON itself: UTF-8 only,
 /// duplicate keys rejected, every error placed at a line and column with the JSON pointer of the
 /// value being read, and the size and depth limits of ``JSONLimits`` checked as it goes.
 struct JSONReader {

@@ -1,5 +1,5 @@
 /// A JSON value as ``JSONReader`` read it: objects keep their members in document order (the
-/// order states and transitions are declared in, HIERARCHY.md N2), and every value knows the
+/// order states and transitions are declared in, Hierarchy N2), and every value knows the
 /// byte offset it starts at, for error messages.
 struct JSONValue {
   enum Kind {

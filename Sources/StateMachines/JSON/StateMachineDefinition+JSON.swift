@@ -1,14 +1,14 @@
 import Foundation
 
 extension StateMachineDefinition {
-  /// Builds a definition from JSON (HIERARCHY.md §7), in either of two formats, told apart by
+  /// Builds a definition from JSON (Hierarchy §7), in either of two formats, told apart by
   /// their shape:
   ///
   /// - the library's own, `statemachines/1`: `states` is an object whose keys are state names in
   ///   document order (XState's authoring shape, without functions);
   /// - TBStateMachine's: `states` and `transitions` are arrays.
   ///
-  /// Guards, actions and invoked work (a state's `invoke`, INVOKE.md A.5) are named in the
+  /// Guards, actions and invoked work (a state's `invoke`, Invoke A.5) are named in the
   /// document and bound in `bind`; `build` may then add
   /// states, transitions and callbacks in code, addressing the document's states by path.
   ///

@@ -1,7 +1,7 @@
 internal import StateMachinesNames
 
 extension StateMachineDefinition {
-  /// The definition as a `statemachines/1` JSON document (HIERARCHY.md §7): states in document
+  /// The definition as a `statemachines/1` JSON document (Hierarchy §7): states in document
   /// order, each transition under its source in declaration order, guards and actions by the
   /// names they were bound to. Loading the result with the same bindings gives the same machine
   /// (the same states, transitions and order).
@@ -142,7 +142,7 @@ struct JSONExporter<Model> {
     return written.count == 1 ? .string(written[0]) : .array(written.map { .string($0) })
   }
 
-  /// The invokes of `node` (INVOKE.md A.5): id, bound source, restore policy, and the result
+  /// The invokes of `node` (Invoke A.5): id, bound source, restore policy, and the result
   /// transitions the store declares for each.
   private func appendInvokes(of node: Int32, to members: inout [(String, JSONOutput)]) throws(DefinitionError) {
     guard !invocations[Int(node)].isEmpty else { return }

@@ -1,6 +1,6 @@
 internal import StateMachinesNames
 
-/// Loads a TBStateMachine JSON definition (HIERARCHY.md §7, §10): `states` as an array of
+/// Loads a TBStateMachine JSON definition (Hierarchy §7, §10): `states` as an array of
 /// `{name, type: state|sub|parallel, states | regions}`, and `transitions` as an array of simple
 /// transitions (`kind`, `name` = event, `source`, `target` as paths such as `b@0/b11`) and
 /// compound ones (a fork, join or junction pseudostate with incoming and outgoing vertices).

@@ -1,4 +1,4 @@
-// Firing from any context (issue 21): `await object.send("event")` hops to the object's actor or
+// Firing from any context: `await object.send("event")` hops to the object's actor or
 // waits for its lock, so a nonisolated async caller needs no hop of its own.
 
 extension StateMachineDefinition {

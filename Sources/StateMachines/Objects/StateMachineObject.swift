@@ -144,7 +144,7 @@ extension StateMachineObject {
     try stateMachineDefinition.restore(state, on: _$stateMachineModel)
   }
 
-  // MARK: Hierarchy (HIERARCHY.md §3)
+  // MARK: Hierarchy (Hierarchy §3)
 
   /// Every active state's canonical path in document order: the active leaves and all their
   /// ancestors (for a flat machine, the state).

@@ -1,4 +1,4 @@
-// An invocation as the inspector's `.invoke` records show it (INSPECTOR.md B.4, INVOKE.md I15).
+// An invocation as the inspector's `.invoke` records show it (Inspecting B.4, Invoke I15).
 
 /// One change of an invocation's life: started, cancelled, finished with a result or an error,
 /// or a result dropped because the invocation was no longer current.

@@ -1,4 +1,4 @@
-// A definition as data, for the inspector's drawing and event buttons (INSPECTOR.md B.3/B.4).
+// A definition as data, for the inspector's drawing and event buttons (Inspecting B.3/B.4).
 
 /// A definition's states, transitions, invokes and event names, with the indexes that the
 /// inspection records and the ids of ``StateMachineDefinition/dotDiagram(identifiers:)`` use.

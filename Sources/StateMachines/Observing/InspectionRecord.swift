@@ -1,4 +1,4 @@
-// One element of an object's inspection stream (INSPECTOR.md B.3/B.4, issue 22).
+// One element of an object's inspection stream (Inspecting B.3/B.4).
 
 import Foundation
 

@@ -1,4 +1,4 @@
-// Where an event came from, as the inspector's records say it (INSPECTOR.md B.3, issue 22).
+// Where an event came from, as the inspector's records say it (Inspecting B.3).
 
 /// Where an event came from: code calling the object, the run-to-completion queue, a posted
 /// event, a trigger, an invocation, or the inspector itself.

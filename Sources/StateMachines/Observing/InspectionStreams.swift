@@ -1,4 +1,4 @@
-// The continuations of an object's inspection streams and its record counter (INSPECTOR.md B.3).
+// The continuations of an object's inspection streams and its record counter (Inspecting B.3).
 
 import Foundation
 

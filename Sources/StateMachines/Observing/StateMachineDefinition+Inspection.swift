@@ -1,4 +1,4 @@
-// The definition's side of inspection (INSPECTOR.md B.3, issue 22): registering a stream with its
+// The definition's side of inspection (Inspecting B.3): registering a stream with its
 // snapshot, and turning what a step did into records. Only objects with a listening stream get
 // here; the steps ask `inspection(of:)` first.
 

@@ -1,4 +1,4 @@
-// The records an inspected object makes (INSPECTOR.md B.4): `.event` when an event is taken up,
+// The records an inspected object makes (Inspecting B.4): `.event` when an event is taken up,
 // `.step` or `.rejected` when its run ends, `.invoke` when an invocation changes. Called only when
 // a stream listens (`listeningInspection(of:)`), so none of this runs for an object nobody
 // inspects.

@@ -1,4 +1,4 @@
-// An object's inspection records (INSPECTOR.md B.3, issue 22): what a live inspector reads.
+// An object's inspection records (Inspecting B.3): what a live inspector reads.
 
 extension StateMachineObject {
   /// The object's inspection records, for a live inspector: first a ``InspectionRecord/Kind/snapshot``
@@ -12,7 +12,7 @@ extension StateMachineObject {
   /// actor runs it. Like a query, it starts a machine that has not started.
   ///
   /// An object nobody inspects pays nothing; while a stream listens, the object takes the full
-  /// step and records it (INSPECTOR.md B.3). While no one reads, the stream keeps the newest
+  /// step and records it (Inspecting B.3). While no one reads, the stream keeps the newest
   /// 4,096 records by default.
   public func inspectionRecords(
     bufferingPolicy: AsyncStream<InspectionRecord>.Continuation.BufferingPolicy = .bufferingNewest(4096),

@@ -1,4 +1,4 @@
-// The in-memory store's scheduler pass (P9–P11), outbox delivery (P16, PERSISTENCE.md §8) and `verify()` (P12).
+// The in-memory store's scheduler pass (P9–P11), outbox delivery (P16, Persistence §8) and `verify()` (P12).
 
 import Foundation
 
@@ -72,7 +72,7 @@ extension InMemoryStateMachineStore {
   }
 
   public func deliverOutbox(limit: Int) async throws(StateMachineStoreError) -> Int {
-    // PERSISTENCE.md §8: claimed by a lease, delivered outside the lock, deleted once handled.
+    // Persistence §8: claimed by a lease, delivered outside the lock, deleted once handled.
     let claimed: [(OutboxMessage, (@Sendable (OutboxMessage) async throws -> Void)?)] = lock.locked {
       let now = clock.now
       let due = outbox.values.filter { !$0.isParked && $0.availableAt <= now }.sorted { $0.message.id < $1.message.id }

@@ -1,5 +1,5 @@
 // The reference store: a lock and some dictionaries. Every operation runs under the one lock, so
-// each is trivially atomic and serial; the rules of PERSISTENCE.md §3 then follow from how a step's writes are
+// each is trivially atomic and serial; the rules of Persistence §3 then follow from how a step's writes are
 // computed (all first, applied together at the end), which is what the conformance suite checks
 // and what the SQL stores must reproduce with transactions.
 
@@ -36,7 +36,7 @@ public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & C
     let transitions: [CompletedTransition]
   }
 
-  /// A message and its delivery state (PERSISTENCE.md §8).
+  /// A message and its delivery state (Persistence §8).
   struct Pending {
     var message: OutboxMessage
     var availableAt: Date

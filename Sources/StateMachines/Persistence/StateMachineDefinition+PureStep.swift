@@ -1,12 +1,12 @@
-// The store's fast path (PERSISTENCE.md §6): an event whose step runs no code needs no object.
+// The store's fast path (Persistence §6): an event whose step runs no code needs no object.
 // The definition answers, from a row's machine columns alone, whether the step is pure and what
 // it writes, so that a store can write it without loading, decoding or re-encoding the object.
 
 extension StateMachineDefinition {
   /// The step `event` takes from a row whose machine columns are `stored`, when that step runs no
-  /// code: a store may then write it without an object (§6's fast path). `nil` when the step
-  /// needs the object or is not taken, and the store runs ``storeStep(_:payload:on:)`` instead,
-  /// which gives the same result or the rejection.
+  /// code: a store may then write it without an object (the fast path of Persistence §6). `nil`
+  /// when the step needs the object or is not taken, and the store runs
+  /// ``storeStep(_:payload:on:)`` instead, which gives the same result or the rejection.
   ///
   /// A step is pure when the definition is flat and valid, the row is not terminated, and the
   /// compiled slot of (state, event) is the tier that runs no code: one transition without a
@@ -44,7 +44,7 @@ extension StateMachineDefinition {
 
   /// Every pure step of `event` (``pureStoreStep(_:payload:from:configuration:)``), as the
   /// stored state it leaves and the one it enters: what a SQL store's one-statement fast path
-  /// maps a row's state through (§6). Empty when the event never takes a pure step.
+  /// maps a row's state through (Persistence §6). Empty when the event never takes a pure step.
   public func pureStoreTransitions(_ event: String, configuration: StoreConfiguration<Model>)
     -> [(from: String, to: String)]
   {

@@ -1,4 +1,4 @@
-// Restoring a statechart's configuration from its `state` string (HIERARCHY.md §3, S1): the
+// Restoring a statechart's configuration from its `state` string (Hierarchy §3, S1): the
 // active leaves' paths joined by `,`, bare names where unique, or a compound state whose defaults
 // are filled in. An illegal configuration is rejected and the machine keeps the one it has.
 

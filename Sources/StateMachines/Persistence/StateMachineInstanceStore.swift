@@ -1,4 +1,4 @@
-// A store of run-time definitions' instances (PERSISTENCE.md §11): `DynamicStateMachine` rows in
+// A store of run-time definitions' instances (Persistence §11): `DynamicStateMachine` rows in
 // the store-owned `sm_instances` table under a machine name, with string ids. Both database
 // adapters have one (`SQLiteInstanceStore`, `PostgresInstanceStore`); the `statemachine store`
 // commands are written once against this protocol.

@@ -1,4 +1,4 @@
-// The store protocol (PERSISTENCE.md §4): every rule of PERSISTENCE.md §3 is a property of each
+// The store protocol (the Persistence article): every rule of Persistence §3 is a property of each
 // conforming store, and the conformance suite (Tests/StateMachinesTests/Persistence) checks them.
 
 import Foundation

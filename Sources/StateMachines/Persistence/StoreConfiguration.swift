@@ -19,7 +19,7 @@ public struct StoreConfiguration<Model>: Sendable {
   public var maxAttempts = 5
   /// How long after a failed attempt a deadline or message is due again.
   public var backoff: Duration = .seconds(1)
-  /// How long a claimed outbox message stays invisible to other deliveries (PERSISTENCE.md §8).
+  /// How long a claimed outbox message stays invisible to other deliveries (Persistence §8).
   public var lease: Duration = .seconds(30)
 
   /// A configuration without outbox topics.

@@ -3,8 +3,8 @@
 // types (record stores and instance stores) get every forwarding member from the extensions
 // below, so the forwarding is written once for both databases.
 
-/// The engine of a database store: every operation of PERSISTENCE.md §4 on rows addressed by their
-/// id as text.
+/// The engine of a database store: every operation of ``StateMachineStore`` on rows addressed by
+/// their id as text.
 ///
 /// For the store adapters of this package (`StateMachinesSQLite`, `StateMachinesPostgres`); not
 /// meant for applications, which use ``StateMachineStore`` and ``StateMachineInstanceStore``.

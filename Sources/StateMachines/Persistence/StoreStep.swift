@@ -65,7 +65,8 @@ final class HeldBack: @unchecked Sendable {
   /// caller is waiting for it any more.
   private let report: (any Error) -> Void
 
-  /// The held-back work of a step that holds none (a pure step, §6): shared, as it never changes.
+  /// The held-back work of a step that holds none (a pure step, Persistence §6): shared, as it
+  /// never changes.
   static let none = HeldBack([])
 
   init(_ work: [() throws -> Void], report: @escaping (any Error) -> Void = { _ in }) {

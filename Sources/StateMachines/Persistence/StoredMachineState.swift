@@ -4,7 +4,7 @@
 /// The state-machine columns of a persisted object.
 ///
 /// ``state`` is the string that ``StateMachineObject/state`` and `Codable` use today: a state's
-/// name, or for a statechart the active leaves' paths joined by `,` (HIERARCHY.md S1).
+/// name, or for a statechart the active leaves' paths joined by `,` (Hierarchy S1).
 /// ``version`` orders the row's transitions: it grows by one per microstep, so a step of `k`
 /// microsteps writes `k` history rows numbered `v + 1 … v + k` (P1, P2), and a stale object is
 /// recognised by its older version (P4).
@@ -16,7 +16,7 @@ public struct StoredMachineState: Sendable, Hashable, Codable {
   /// Whether the machine has terminated (a final state, or `die`); a terminated row rejects
   /// every event.
   public var isTerminated: Bool
-  /// A statechart's history records by the history state's path (HIERARCHY.md S15); `nil`
+  /// A statechart's history records by the history state's path (Hierarchy S15); `nil`
   /// when none was recorded.
   public var history: [String: [String]]?
 

@@ -1,4 +1,4 @@
-/// The per-object state of a statechart (HIERARCHY.md §6): the active states, the history
+/// The per-object state of a statechart (Hierarchy §6): the active states, the history
 /// pseudostates' records and the join arrivals. Lives in the object's extras and changes under
 /// its lock, written once per microstep (S7.4).
 @usableFromInline

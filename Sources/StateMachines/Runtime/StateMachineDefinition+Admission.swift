@@ -106,7 +106,7 @@ extension StateMachineDefinition {
     var hitLimit = false
     while true {
       lock?.lock()
-      // The macrostep has ended when no internal event waits: its invokes start (INVOKE.md I2).
+      // The macrostep has ended when no internal event waits: its invokes start (Invoke I2).
       if let ready = takeReadyInvocations(model, afterEvent: event >= 0) {
         lock?.unlock()
         startInvocations(ready, model)

@@ -5,7 +5,7 @@ extension StateMachineDefinition {
   /// Runs the entry actions of `state` in declaration order, on a machine this thread owns, and
   /// queues the event an action asks for (``NextStep``). Throws what an action throws, or
   /// ``StateMachineError/unknownEvent(_:)`` for a next step that names no event: the caller
-  /// decides what the failure means (SEMANTICS step 7: the state stands, the rest is skipped).
+  /// decides what the failure means (Semantics step 7: the state stands, the rest is skipped).
   @inlinable
   func runEntryActions(of state: Int32, _ model: Model, _ transition: () -> Transition) throws {
     let actions = compiled.entryActions[Int(state)]

@@ -1,4 +1,4 @@
-// The step of a flat machine: steps 1–9 of SEMANTICS.md, on a machine this thread owns.
+// The step of a flat machine: Semantics steps 1–9, on a machine this thread owns.
 
 extension StateMachineDefinition {
   /// The index in `compiled.candidates` of the first of `candidates` (those of (`from`, `event`))
@@ -22,8 +22,8 @@ extension StateMachineDefinition {
 
   /// The step of the definition's engine, without the clean-up of ``step(_:_:_:noting:)``: a
   /// statechart's planned step where one was planned for the configuration, else its full step
-  /// (HIERARCHY.md), or the flat step. Inlined into the step: as a function of its own it cost
-  /// a planned step about 65 instructions (its call, the outcome copied out, the read of the
+  /// (the Hierarchy article), or the flat step. Inlined into the step: as a function of its own it
+  /// cost a planned step about 65 instructions (its call, the outcome copied out, the read of the
   /// object in a closure of its own; rows n2, h1, h2). The chart is read unretained: a copy of
   /// `engine`'s payload cost every statechart step a retain and a release (about 40).
   @inlinable @inline(__always)
@@ -53,7 +53,7 @@ extension StateMachineDefinition {
     rejected(.invalidDefinition(definitionError!))
   }
 
-  /// Steps 1–9 of SEMANTICS.md for a flat machine.
+  /// Semantics steps 1–9 for a flat machine.
   @inlinable
   func flatStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     flatStep(event, payload, model, noting: false)

@@ -1,6 +1,6 @@
-// Run to completion (SEMANTICS.md): an event is admitted, or queued while the machine is busy
-// with a step of the calling thread; its step runs; then the events queued meanwhile run, each as
-// a step of its own.
+// Run to completion (the Semantics article): an event is admitted, or queued while the machine is
+// busy with a step of the calling thread; its step runs; then the events queued meanwhile run, each
+// as a step of its own.
 
 import Foundation
 
@@ -120,7 +120,7 @@ extension StateMachineDefinition {
   }
 
   /// ``admittedStep(_:_:_:flags:noting:)`` with its inspection records: the event, then the
-  /// step or the rejection (INSPECTOR.md B.3). While a stream listens, the step notes what it
+  /// step or the rejection (Inspecting B.3). While a stream listens, the step notes what it
   /// does.
   func inspectedStep(
     _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt16, source: InspectionSource
@@ -132,7 +132,7 @@ extension StateMachineDefinition {
   }
 
   /// The error for an event name the machine does not know; a terminated machine says so first
-  /// (SEMANTICS step 1). Logged.
+  /// (Semantics step 1). Logged.
   @usableFromInline
   func rejectUnknown(
     _ name: String, _ model: Model, source: InspectionSource = .api, payload: (any Sendable)? = nil

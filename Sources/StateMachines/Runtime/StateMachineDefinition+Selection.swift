@@ -1,4 +1,4 @@
-// Transition selection of the statechart step (HIERARCHY.md §2, S4–S6): SCXML Appendix D's
+// Transition selection of the statechart step (Hierarchy §2, S4–S6): SCXML Appendix D's
 // `selectTransitions` on indices, and whether one transition is enabled (its guard, a junction's
 // path, a join's arrivals).
 

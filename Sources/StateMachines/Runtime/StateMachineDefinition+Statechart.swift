@@ -1,4 +1,4 @@
-// The statechart step: W3C SCXML Appendix D on indices (HIERARCHY.md §2), one function per
+// The statechart step: W3C SCXML Appendix D on indices (Hierarchy §2), one function per
 // procedure of the Recommendation (`selectTransitions`, `removeConflictingTransitions`,
 // `computeExitSet`, `computeEntrySet`, `microstep`, the macrostep), with the rule each
 // implements. Document order is index order, so sorting is never needed.
@@ -276,7 +276,7 @@ extension StateMachineDefinition {
         CompletedTransition(
           from: stateString(old.active, chart), event: eventName, to: stateString(new.active, chart), payload: payload))
       if terminates { disarm(model) } else { extras.disarm(exits) }
-      // An inspected run notes the microstep where the log traces it (INSPECTOR.md B.3).
+      // An inspected run notes the microstep where the log traces it (Inspecting B.3).
       extras.capture?.noteMicrostep(
         exits: Array(exits.members.reversed()), entries: entry.states.members, transitions: inspectionEdges(transitions, chart))
     }

@@ -1,4 +1,4 @@
-// The tiers of firing an event (SEMANTICS.md, "Firing an event"). Inlinable, so that a generated
+// The tiers of firing an event (Semantics §Firing an event). Inlinable, so that a generated
 // event method is specialised for its class. Chosen per (state, event) slot when the definition
 // is compiled:
 // - fast: the transition runs no code; a table load and a store;

@@ -40,7 +40,7 @@ public struct StateMachineStorage {
   /// Whether an inspection stream was ever made for this object (``inspectedFlag``).
   @inlinable var mayBeInspected: Bool { slowPathFlags & Self.inspectedFlag != 0 }
 
-  /// Whether events wait in the queue, or invokes wait for the end of the macrostep (INVOKE.md
+  /// Whether events wait in the queue, or invokes wait for the end of the macrostep (Invoke
   /// I2): one bit of the flags, so the end of a step does not load the queue's buffer.
   @inlinable var hasQueuedEvents: Bool { slowPathFlags & Self.queuedFlag != 0 }
 
@@ -156,7 +156,7 @@ struct QueuedEvent {
   /// than by another thread that found the machine busy: only such events are dropped with a step
   /// that changed nothing.
   @usableFromInline let isOwn: Bool
-  /// Posted with `post(_:payload:)` (HIERARCHY.md S13): runs after the events fired inside the
+  /// Posted with `post(_:payload:)` (Hierarchy S13): runs after the events fired inside the
   /// step (the internal queue) are done.
   @usableFromInline let isExternal: Bool
   /// For a timeout or notification: the state it was armed in. It is checked again when the event

@@ -1,4 +1,4 @@
-// The pure part of SCXML Appendix D (HIERARCHY.md §2): conflicts, transition domains, exit and
+// The pure part of SCXML Appendix D (Hierarchy §2): conflicts, transition domains, exit and
 // entry sets. They read the chart and a configuration only, so compiling can plan a step with them
 // and the runtime can take it.
 

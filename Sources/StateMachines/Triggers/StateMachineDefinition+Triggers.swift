@@ -25,7 +25,7 @@ extension StateMachineDefinition {
   }
 
   /// Arms the triggers of `state` (see ``armIfNeeded(_:_:event:payload:)``); its invokes wait for the
-  /// end of the macrostep (``pend(_:armedIn:cause:_:_:)``, INVOKE.md I2).
+  /// end of the macrostep (``pend(_:armedIn:cause:_:_:)``, Invoke I2).
   @usableFromInline
   func arm(_ state: Int32, _ model: Model, entering cause: EntryCause = .start) {
     let triggers = compiled.triggers[Int(state)]

@@ -55,7 +55,7 @@ final class StateMachineExtras: @unchecked Sendable {
   /// `insert`, `load` and fire results: the generated `async throws` event methods fire through
   /// it (Persistence P4). `nil` for an object no store bound. Set under the object's lock.
   var storeBinding: AnyObject?
-  /// Invokes of states entered in the running macrostep, waiting for its end (INVOKE.md I2).
+  /// Invokes of states entered in the running macrostep, waiting for its end (Invoke I2).
   /// Changed by the thread that owns the step.
   var pendingInvocations: [PendingInvocation] = []
   /// The running invocations, made by the first start; read from any thread (its own lock).
@@ -71,7 +71,7 @@ final class StateMachineExtras: @unchecked Sendable {
     inspection?.finish()
   }
 
-  /// Cancels the timeouts, observers and invocations of the current state (INVOKE.md I8, I9).
+  /// Cancels the timeouts, observers and invocations of the current state (Invoke I8, I9).
   func disarm() {
     for timeout in timeouts { timeout.scheduler.cancel(timeout.id) }
     timeouts.removeAll()

@@ -2,7 +2,7 @@ import Foundation
 import StateMachines
 import Testing
 
-/// Bad input (SEMANTICS §Bad input): every public entry point that takes a name answers `false`,
+/// Bad input (Semantics §Names): every public entry point that takes a name answers `false`,
 /// `nil` or a typed error for an unknown, empty, malformed or huge name, on every kind of model,
 /// and changes nothing. A crash here kills the test process, which fails the run.
 @Suite("Bad names through every entry point")

@@ -1,4 +1,4 @@
-/// The oracle's invocation results (INVOKE.md I6, I7, I12): work the differential test completes
+/// The oracle's invocation results (Invoke I6, I7, I12): work the differential test completes
 /// on command, from outside the machine or from its first callback while it runs.
 extension AppendixDOracle {
   /// What the first callback of a run does in the differential test: posts `post` (an external

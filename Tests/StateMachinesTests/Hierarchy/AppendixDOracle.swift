@@ -1,6 +1,6 @@
 import StateMachines
 
-/// A naive transcription of W3C SCXML Appendix D over `Set<String>` (HIERARCHY.md §9.4): the
+/// A naive transcription of W3C SCXML Appendix D over `Set<String>` (Hierarchy §9.4): the
 /// oracle the compiled runtime is compared with. Written for obviousness, not speed: every
 /// procedure recomputes from the chart's data, and document order comes from sorting. It adds our
 /// documented rules: `.local` (S10), wildcards owned by the root (S4), the eventless cap (S12)
@@ -21,7 +21,7 @@ final class AppendixDOracle {
   /// The runtime's `maxEventlessMicrosteps` in the differential test.
   static let maxEventless = 50
 
-  /// The states that invoke work (INVOKE.md I2): `statesToInvoke` of Appendix D, and the
+  /// The states that invoke work (Invoke I2): `statesToInvoke` of Appendix D, and the
   /// invocations running now, each with its start's number, which is the runtime's generation
   /// (both number an object's starts from 1 in the same order, I5), and its state's entry.
   let invokingStates: Set<String>

@@ -23,7 +23,7 @@ final class Jukebox: Codable {
   }
 }
 
-/// `state`, `restoreState` and `Codable` of a hierarchical machine (HIERARCHY.md §3, S1, S15).
+/// `state`, `restoreState` and `Codable` of a hierarchical machine (Hierarchy §3, S1, S15).
 @Suite("Configuration: state, restore and Codable (§3, S1, S15)")
 struct ConfigurationTests {
   @Test("state is the active leaf's path; isX is true for every active ancestor")

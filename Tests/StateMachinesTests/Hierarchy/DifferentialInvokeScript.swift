@@ -2,7 +2,7 @@ import Foundation
 
 @testable import StateMachines
 
-/// The differential test's invoked work, completed on command (INVOKE.md A.6 9): every work
+/// The differential test's invoked work, completed on command (Invoke A.6): every work
 /// waits for its gate, which ignores cancellation, so that a cancelled work can still end and its
 /// result arrive stale (I7). The script releases running or cancelled work between events, or
 /// arms a hook that the first callback of the next run fires: it posts an event, then releases

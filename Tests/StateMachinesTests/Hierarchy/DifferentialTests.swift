@@ -3,11 +3,11 @@ import Testing
 
 @testable import StateMachines
 
-/// The compiled statechart runtime against the naive Appendix D oracle (HIERARCHY.md §9.4), on
+/// The compiled statechart runtime against the naive Appendix D oracle (Hierarchy §9.4), on
 /// seeded random charts driven by random events: the same callback trace and the same
 /// configuration after start and after every event, with the S1 invariant checked each time; in
 /// every other chart some states invoke work, and the running invocations must be the oracle's
-/// (Appendix D's `statesToInvoke`, INVOKE.md I2, I8). There the script also completes or fails
+/// (Appendix D's `statesToInvoke`, Invoke I2, I8). There the script also completes or fails
 /// chosen work, running or already cancelled, from outside the machine or from the first callback
 /// of a run (which may post an event first): the results taken and dropped (I6, I7), their order
 /// after the run's internal events and posts (I12) and the configuration after must be the
@@ -26,7 +26,7 @@ struct DifferentialTests {
   }
 
   /// Builds the chart with the DSL; callbacks record into `log`, guards read `step`.
-  /// The states that invoke work in the chart of `seed` (INVOKE.md I2, I8): in every other
+  /// The states that invoke work in the chart of `seed` (Invoke I2, I8): in every other
   /// chart, about a third of its states that may invoke, so that most charts keep the paths of
   /// machines without invokes.
   static func invokingStates(_ chart: RandomChart, seed: UInt64) -> Set<String> {

@@ -2,9 +2,9 @@ import Foundation
 import StateMachines
 import Testing
 
-/// Rules of HIERARCHY.md not covered by the TBStateMachine scenarios: bad definitions (S20),
-/// eventless loops (S12), completion (S16), the external queue (S13) and triggers on compound
-/// states (S18).
+/// Rules of the Hierarchy article not covered by the TBStateMachine scenarios: bad definitions
+/// (S20), eventless loops (S12), completion (S16), the external queue (S13) and triggers on
+/// compound states (S18).
 @Suite("Hierarchy rules (S12, S13, S16, S18, S20)", .serialized, .timeLimit(.minutes(1)))
 struct HierarchyRulesTests {
   /// The definition error of `build`.

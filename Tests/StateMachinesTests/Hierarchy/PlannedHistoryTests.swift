@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-/// History in the nested shape's plans (S15, HIERARCHY.md §6): a step that exits a state with
+/// History in the nested shape's plans (S15, Hierarchy §6): a step that exits a state with
 /// history records by plan, and a transition into a history takes the plan of what it recorded.
 /// The oracle is the same chart with a never-taken eventless transition, which turns planning
 /// off: every event then takes the full step.

@@ -18,7 +18,7 @@ struct SeededGenerator: RandomNumberGenerator {
   mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &self)] }
 }
 
-/// A random statechart described as plain data (HIERARCHY.md §9.4): states up to 6 levels deep,
+/// A random statechart described as plain data (Hierarchy §9.4): states up to 6 levels deep,
 /// parallel states, shallow and deep history, initial states at any depth, eventless and guarded
 /// transitions, forks, the three kinds, done transitions, and actions that raise internal events.
 /// Names are unique, so a name is also a bare reference.

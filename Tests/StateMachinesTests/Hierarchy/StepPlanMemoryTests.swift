@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-/// Planning a nested chart (HIERARCHY.md §6) reserves room for every candidate slot at once; a
+/// Planning a nested chart (Hierarchy §6) reserves room for every candidate slot at once; a
 /// definition keeps little more than it uses when most slots take the full step after all.
 @Suite("Step plans: memory")
 struct StepPlanMemoryTests {

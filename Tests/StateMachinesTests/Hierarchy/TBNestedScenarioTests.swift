@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-/// TBStateMachine's nested scenarios N1–N22 (HIERARCHY.md §10, `TBSMStateMachineNestedTests.m`),
+/// TBStateMachine's nested scenarios N1–N22 (Hierarchy §10, `TBSMStateMachineNestedTests.m`),
 /// written with the DSL. Δ marks the two where we exit regions in reverse document order (S7,
 /// W3C test 404) instead of TB's order.
 @Suite("TBStateMachine nested scenarios (§10)")
@@ -17,7 +17,7 @@ struct TBNestedScenarioTests {
     log.clear()
     for (event, payload) in events { #expect(machine.fire(event, payload: payload), "event \(event)") }
     let trace = log.lines
-    // The same scenario through TBStateMachine's own `statemachine.json` (issue 9), where
+    // The same scenario through TBStateMachine's own `statemachine.json` (Hierarchy §9.1), where
     // `../shared` is present: the same trace and configuration.
     if TBScenarioFixture.fixtureJSON != nil {
       let jsonLog = TestRecorder()

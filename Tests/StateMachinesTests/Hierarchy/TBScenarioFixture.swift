@@ -1,7 +1,7 @@
 import Foundation
 import StateMachines
 
-/// TBStateMachine's nested fixture (`statemachine.json`, HIERARCHY.md §10) written with the DSL:
+/// TBStateMachine's nested fixture (`statemachine.json`, Hierarchy §10) written with the DSL:
 /// `a`{a1*,a2,a3}, `b`{b1*, b2{b21*,b22}, b3∥[@0 b311*,b312 | @1 b321*,b322]},
 /// `c`{c1*, c2∥[@0 c211*,c212 | @1 c221*,c222]}, the JSON transitions and those TB's tests add in
 /// code. Every state logs `x_enter` / `x_exit`.
@@ -26,8 +26,8 @@ enum TBScenarioFixture {
   /// TBStateMachine's `statemachine.json` in `../shared/tbstatemachine-fixtures`, if present.
   static let fixtureJSON: Data? = SharedFixtures.tbFixture("statemachine.json")
 
-  /// The same machine loaded from `statemachine.json` (issue 9), with the same code additions
-  /// made after loading, as TB's tests make them; `nil` where the fixture is absent.
+  /// The same machine loaded from `statemachine.json` (Hierarchy §9.1), with the same code
+  /// additions made after loading, as TB's tests make them; `nil` where the fixture is absent.
   static func jsonDefinition(log: TestRecorder) throws -> StateMachineDefinition<DynamicStateMachine>? {
     guard let data = fixtureJSON else { return nil }
     return try StateMachineDefinition<DynamicStateMachine>(json: data, bind: { _ in }) { sm in codeAdditions(sm, log: log) }

@@ -2,7 +2,7 @@ import Foundation
 import StateMachines
 import Testing
 
-/// TBStateMachine's flat scenarios F1–F7 (HIERARCHY.md §10, `TBSMStateMachineSimpleTests.m`) and
+/// TBStateMachine's flat scenarios F1–F7 (Hierarchy §10, `TBSMStateMachineSimpleTests.m`) and
 /// the path subscriptions and notifications of §3.
 @Suite("TBStateMachine flat scenarios (§10) and path notifications (§3)", .serialized)
 struct TBSimpleScenarioTests {

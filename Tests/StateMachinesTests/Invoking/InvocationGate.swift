@@ -2,7 +2,7 @@ import Foundation
 
 @testable import StateMachines
 
-/// Test-owned completion of invoked work (INVOKE.md I16): work awaits its generation's gate, the
+/// Test-owned completion of invoked work (Invoke I16): work awaits its generation's gate, the
 /// test opens it. A gate ignores cancellation on purpose, so that work can finish after its state
 /// was left (the stale-result scenario, I7).
 final class InvocationGates: @unchecked Sendable {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-/// A player whose work hears the machine's external events (INVOKE.md I13).
+/// A player whose work hears the machine's external events (Invoke I13).
 @MainActor
 @StateMachine
 final class InvokePlayer {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-/// Definition errors of invokes (INVOKE.md I1, the store rule).
+/// Definition errors of invokes (Invoke I1; invokes of store-managed classes are refused).
 @Suite(.timeLimit(.minutes(2)))
 struct InvokeDefinitionTests {
   private func definitionError(

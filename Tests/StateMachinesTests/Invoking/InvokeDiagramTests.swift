@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-/// Invokes in the diagrams (INVOKE.md A.5, I15): a `do / <id>` line in the invoking state (UML's
+/// Invokes in the diagrams (Invoke A.5, I15): a `do / <id>` line in the invoking state (UML's
 /// do-activity), result edges labelled `done: <id>` and `error: <id>`.
 @Suite struct InvokeDiagramTests {
   /// A flat machine: `loading` invokes `fetchUser`.

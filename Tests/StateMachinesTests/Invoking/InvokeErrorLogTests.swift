@@ -13,7 +13,7 @@ struct CallbackFailure: Error, CustomStringConvertible {
   var description: String { "callback threw" }
 }
 
-/// Results that nothing handles (INVOKE.md I14): they go to the definition's log with their
+/// Results that nothing handles (Invoke I14): they go to the definition's log with their
 /// `id#generation`, and the machine carries on.
 @Suite(.timeLimit(.minutes(1)))
 struct InvokeErrorLogTests {
@@ -96,7 +96,8 @@ struct InvokeErrorLogTests {
     #expect(logged.count == 1)
     #expect(logged.first?.contains("callback threw") == true)
     #expect(machine.invocationStatistics.delivered == 1)
-    // The throwing action aborted the transition (SEMANTICS); the next event is taken as usual.
+    // The throwing action aborted the transition (the Semantics article); the next event is taken
+    // as usual.
     #expect(machine.state == "loading")
     #expect(machine.fire("cancel"))
   }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-/// A user profile that fetches its user while `loading` (INVOKE.md A.3), on the main actor.
+/// A user profile that fetches its user while `loading` (Invoke A.3), on the main actor.
 @MainActor
 @StateMachine
 final class InvokeProfile {

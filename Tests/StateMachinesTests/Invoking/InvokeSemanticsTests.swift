@@ -164,7 +164,7 @@ struct InvokeStatechartTests {
   }
 }
 
-/// Internal events, posts and a result in one run (INVOKE.md I2, I12).
+/// Internal events, posts and a result in one run (Invoke I2, I12).
 @MainActor
 @StateMachine
 final class InvokeSequencer {
@@ -205,7 +205,7 @@ struct InvokeRunToCompletionTests {
   }
 }
 
-/// Termination and a seeded schedule of exits, re-entries and releases (INVOKE.md I7, I9).
+/// Termination and a seeded schedule of exits, re-entries and releases (Invoke I7, I9).
 @MainActor
 @Suite(.timeLimit(.minutes(2)))
 struct InvokeScheduleTests {

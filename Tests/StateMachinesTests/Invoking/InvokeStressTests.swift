@@ -4,7 +4,7 @@ import Testing
 @testable import StateMachines
 
 /// A model whose work echoes the entry count its input read, to prove that a result always
-/// belongs to the entry that started it (INVOKE.md A.6 11).
+/// belongs to the entry that started it (Invoke A.6: results racing a cancel).
 @StateMachine
 final class InvokeRacer: @unchecked Sendable {
   var entries = 0
@@ -62,10 +62,10 @@ func onThread(_ body: @escaping @Sendable () -> Void) async {
   }
 }
 
-/// Many threads against one locked model (A.6 10, 11); also run under ThreadSanitizer by `.ci/run`.
+/// Many threads against one locked model (Invoke A.6); also run under ThreadSanitizer by `.ci/run`.
 @Suite(.timeLimit(.minutes(3)))
 struct InvokeStressTests {
-  @Test("A.6 10, I8, I9: 4 threads × 25,000 load/cancel cycles on a locked model leave nothing running")
+  @Test("A.6, I8, I9: 4 threads × 25,000 load/cancel cycles on a locked model leave nothing running")
   func loadCancelStress() async {
     let sentinels = WeakSentinels()
     // The work sleeps on the definition's clock until it is cancelled (I16): nothing advances it.
@@ -120,7 +120,7 @@ struct InvokeStressTests {
     #expect(sentinels.alive == 0)
   }
 
-  @Test("A.6 11, I7: 100,000 results racing a cancel: a taken result always belongs to the current entry")
+  @Test("A.6, I7: 100,000 results racing a cancel: a taken result always belongs to the current entry")
   func resultVersusCancelRace() async {
     let racer = InvokeRacer()
     let iterations = stressCount(100_000)

@@ -2,10 +2,10 @@ import Foundation
 import StateMachines
 import Testing
 
-/// Definitions in the library's JSON format, `statemachines/1` (HIERARCHY.md §7).
+/// Definitions in the library's JSON format, `statemachines/1` (Hierarchy §7).
 @Suite("JSON definitions (§7)", .timeLimit(.minutes(1)))
 struct JSONDefinitionTests {
-  /// HIERARCHY.md §7's example.
+  /// Hierarchy §7's example.
   static let mediaPlayer = """
     { "format": "statemachines/1", "initial": "off",
       "states": {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-/// A state's `invoke` in `statemachines/1` (INVOKE.md A.5): work bound by name, result
+/// A state's `invoke` in `statemachines/1` (Invoke A.5): work bound by name, result
 /// transitions as `onDone`/`onError`, errors located, and the export's round trip.
 @Suite(.timeLimit(.minutes(1)))
 struct JSONInvokeTests {

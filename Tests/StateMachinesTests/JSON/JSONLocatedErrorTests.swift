@@ -3,7 +3,7 @@ import StateMachines
 import Testing
 
 /// An error the definition's checks find in a JSON document is thrown at where its culprits are
-/// written (issue 26 §2): ``DefinitionError/located(_:at:)``, one location per node that causes
+/// written (Hierarchy §7): ``DefinitionError/located(_:at:)``, one location per node that causes
 /// it. (`Tools/Tests` runs a chart per error case through `statemachine validate`.)
 @Suite("JSON errors found by the checks are located")
 struct JSONLocatedErrorTests {

@@ -2,7 +2,7 @@ import Foundation
 import StateMachines
 import Testing
 
-/// The JSON reader under the loader (HIERARCHY.md §7): RFC 8259, key order kept, duplicate keys
+/// The JSON reader under the loader (Hierarchy §7): RFC 8259, key order kept, duplicate keys
 /// rejected, every error at a line and column with the JSON pointer of the value being read.
 @Suite("JSON reader (§7)")
 struct JSONReaderTests {

@@ -3,8 +3,8 @@ import Testing
 
 @testable import StateMachines
 
-/// Export (issue 9): a definition writes itself back as `statemachines/1`; load → export → load
-/// gives the same machine, on the examples and on the differential test's random charts.
+/// Export (Hierarchy §9.3): a definition writes itself back as `statemachines/1`; load → export →
+/// load gives the same machine, on the examples and on the differential test's random charts.
 @Suite("JSON export and round trip (§7)")
 struct JSONRoundTripTests {
   static func bindings(_ bind: inout Bindings<DynamicStateMachine>) {

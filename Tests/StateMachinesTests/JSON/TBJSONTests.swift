@@ -2,7 +2,7 @@ import Foundation
 import StateMachines
 import Testing
 
-/// TBStateMachine's JSON format as a second input (HIERARCHY.md §7, §10): detected by its shape,
+/// TBStateMachine's JSON format as a second input (Hierarchy §7, §10): detected by its shape,
 /// its fixtures' builder scenarios B1–B3, and its load-time exceptions as `DefinitionError`s.
 @Suite("TBStateMachine JSON (§7, §10)")
 struct TBJSONTests {

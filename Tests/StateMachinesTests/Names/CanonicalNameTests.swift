@@ -2,7 +2,7 @@ import Foundation
 import StateMachines
 import Testing
 
-/// Names compare by canonical equivalence on every path (SEMANTICS §Names): random flat
+/// Names compare by canonical equivalence on every path (Semantics §Names): random flat
 /// definitions whose names are drawn from a pool of canonically equal but byte-different
 /// spellings, driven through every string-keyed entry point with random spellings and compared
 /// with a reference model that compares names with `String ==`.

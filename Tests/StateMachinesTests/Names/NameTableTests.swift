@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-// The name lookup of `fire("name")` and `isInState("name")` (issue 7: no general-purpose string
+// The name lookup of `fire("name")` and `isInState("name")` (no general-purpose string
 // hashing on the hot path): every name is found at its index, anything else is not.
 @Suite("Name table")
 struct NameTableTests {
@@ -76,7 +76,7 @@ struct NameTableTests {
   }
 }
 
-/// Names compare by canonical equivalence (SEMANTICS §Names): the table finds a name in any
+/// Names compare by canonical equivalence (Semantics §Names): the table finds a name in any
 /// spelling that `String ==` calls equal, and nothing else.
 @Suite("Name table: canonical equivalence")
 struct NameTableCanonicalTests {

@@ -4,7 +4,7 @@ import Testing
 
 import StateMachines
 
-// A locked (`Sendable`) class inspected while threads fire at it (issue 22; INSPECTOR.md B.7
+// A locked (`Sendable`) class inspected while threads fire at it (Inspecting B.7
 // item 1): the records are numbered without gaps or repeats, each event's step follows its event,
 // and the steps chain up (each exits what the one before entered).
 

@@ -3,8 +3,8 @@ import Testing
 
 @testable import StateMachines
 
-// What inspection costs (issue 22; INSPECTOR.md B.7 item 1: "no records and no full-step cost
-// without a stream; buffers bounded by the policy").
+// What inspection costs (Inspecting B.7 item 1, Inspecting §Cost): no records and no full-step cost
+// without a stream; buffers bounded by the policy.
 
 @Suite(.timeLimit(.minutes(1))) struct InspectionCostTests {
   @Test("an object never inspected keeps the fast tier: no flag set, no extras, no capture")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-// The inspection document and DOT with ids (issue 22; INSPECTOR.md B.3: `id="s<index>"` on nodes
+// The inspection document and DOT with ids (Inspecting B.3: `id="s<index>"` on nodes
 // and clusters, `id="t<index>"` on edges, the same indexes as the document and the records).
 
 @Suite struct InspectionDocumentTests {

@@ -3,8 +3,8 @@ import Testing
 
 @testable import StateMachines
 
-// Inspection records of a flat machine (issue 22; INSPECTOR.md B.7 item 1: "a scripted run
-// yields the expected records (snapshot, event, step, rejected, invoke)").
+// Inspection records of a flat machine (Inspecting B.7 item 1): a scripted run yields the
+// expected records (snapshot, event, step, rejected, invoke).
 
 @StateMachine
 final class InspectedTicket {

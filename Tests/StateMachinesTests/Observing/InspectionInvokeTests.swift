@@ -3,8 +3,8 @@ import Testing
 
 @testable import StateMachines
 
-// Invocation records and a @MainActor class (issue 22; INSPECTOR.md B.4 `invoke` records; closes
-// INVOKE.md I15's inspector part): started, done, cancelled and dropped, and the result event
+// Invocation records and a @MainActor class (Inspecting B.4 `invoke` records; closes
+// Invoke I15's inspector part): started, done, cancelled and dropped, and the result event
 // with its `invoke` source.
 
 /// A profile that fetches its user while `loading`, on the main actor; the test opens the gates.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StateMachines
 
-// Inspection records of statecharts (issue 22; INSPECTOR.md B.7 item 1): exits and entries in
+// Inspection records of statecharts (Inspecting B.7 item 1): exits and entries in
 // the order the microstep runs them, the declared transitions taken, and the configuration with
 // every active ancestor.
 

@@ -1,16 +1,16 @@
-// `StateMachineDefinition.pureStoreStep`: the fast path's question (PERSISTENCE.md §6), asked of
+// `StateMachineDefinition.pureStoreStep`: the fast path's question (Persistence §6), asked of
 // the definition alone; its answer must be what `storeStep` does on a loaded object.
 
 import Foundation
 import StateMachines
 import Testing
 
-@Suite("pureStoreStep: which stored steps need no object (§6)")
+@Suite("pureStoreStep: which stored steps need no object (Persistence §6)")
 struct PureStoreStepTests {
   let switches = StoreSwitch.stateMachine
   let none = StoreConfiguration<StoreSwitch>()
 
-  @Test("§6: a step without code is pure, and is exactly the full step on a loaded object (P2, P8)")
+  @Test("Persistence §6: a step without code is pure, and is exactly the full step on a loaded object (P2, P8)")
   func pureStepIsTheFullStep() throws {
     for (state, event) in [("off", "flip"), ("on", "flip"), ("off", "tap")] {
       let stored = StoredMachineState(state: state, version: 7)
@@ -28,7 +28,7 @@ struct PureStoreStepTests {
     #expect(switches.pureStoreTransitions("flip", configuration: none).map { "\($0.from)->\($0.to)" } == ["off->on", "on->off"])
   }
 
-  @Test("§6: an entry action, a guard, a timeout, a final state, a rejection, a terminated row or an outbox rule need the full path")
+  @Test("Persistence §6: an entry action, a guard, a timeout, a final state, a rejection, a terminated row or an outbox rule need the full path")
   func impureStepsAreNot() {
     for (state, event) in [
       ("on", "jam"), ("jammed", "fix"), ("off", "sleep"), ("asleep", "wake"), ("on", "smash"), ("jammed", "flip"),

@@ -1,4 +1,4 @@
-// The fast path of PERSISTENCE.md §6 against the full path: a fire by id whose step runs no code
+// The fast path of Persistence §6 against the full path: a fire by id whose step runs no code
 // is written without an object by the SQL stores; every observable result (the fire's outcome,
 // the history rows, the loaded row, P4's conflict, P6's replay) must be the full path's, which the
 // in-memory store (no fast path) gives as the oracle.
@@ -51,8 +51,8 @@ private struct FireOutcome: Equatable, CustomStringConvertible {
 }
 
 extension StoreConformance {
-  /// §6: fires by id on a machine with and without code-free steps, on this store and on the
-  /// in-memory oracle (which always runs the full step): every outcome, rejection, payload,
+  /// Persistence §6: fires by id on a machine with and without code-free steps, on this store and
+  /// on the in-memory oracle (which always runs the full step): every outcome, rejection, payload,
   /// request id (P6), history row (P2), loaded row and deadline (P8) is the same; a stale object
   /// still gets P4's conflict after fast fires; a missing row is `.notFound`.
   func fastPathMatchesFullPath() async throws {
@@ -92,8 +92,8 @@ extension StoreConformance {
     }
   }
 
-  /// §6, differential: random events by id (most of them code-free) on several rows, each fire
-  /// compared with the in-memory oracle, then every row's history and columns.
+  /// Persistence §6, differential: random events by id (most of them code-free) on several rows,
+  /// each fire compared with the in-memory oracle, then every row's history and columns.
   func fastPathDifferential() async throws {
     let switches = try await store(StoreSwitch.self)
     let oracle = InMemoryStateMachineStore(StoreSwitch.stateMachine, clock: .manual(clock))

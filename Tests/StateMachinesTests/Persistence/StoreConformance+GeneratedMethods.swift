@@ -121,8 +121,8 @@ extension StoreConformance {
     #expect(try await orders.ids(in: .awaitingPayment).contains(id) == false)
   }
 
-  /// §7: the scheduler's backlog: nothing parked, and the age of the oldest due deadline on the
-  /// store's clock, `nil` once it fired.
+  /// Persistence §7: the scheduler's backlog: nothing parked, and the age of the oldest due
+  /// deadline on the store's clock, `nil` once it fired.
   func schedulerBacklogAgesTheOldestDueDeadline() async throws {
     let orders = try await store(StoreOrder.self)
     let id = StoreTestIDs.next()
@@ -137,8 +137,8 @@ extension StoreConformance {
     #expect(try await orders.schedulerBacklog().oldestDueDeadlineAge == nil)
   }
 
-  /// §6 with P4 by id: a generated method on a step that runs no code (the SQL stores' fast
-  /// path) compares the row's version with the object's; a stale object gets the conflict and
+  /// Persistence §6 with P4 by id: a generated method on a step that runs no code (the SQL stores'
+  /// fast path) compares the row's version with the object's; a stale object gets the conflict and
   /// then fires from the winner's row; `FireOptions.expectedVersion` by id does the same.
   func generatedMethodOnTheFastPath() async throws {
     let switches = try await store(StoreSwitch.self)

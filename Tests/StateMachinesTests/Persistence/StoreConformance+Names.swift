@@ -1,4 +1,4 @@
-// Names in a store compare by canonical equivalence (issue 26, SEMANTICS §Names): a state or an
+// Names in a store compare by canonical equivalence (Semantics §Names): a state or an
 // event written with one spelling is found with the other, and rows keep the declared spelling.
 // A `@StateMachine` class's names must form Swift identifiers (ASCII), so the other spelling
 // here is the Kelvin sign (U+212A), canonically equivalent to `K`.

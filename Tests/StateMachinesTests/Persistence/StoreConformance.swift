@@ -1,6 +1,6 @@
-// The conformance suite (PERSISTENCE.md §9): every rule of §3 a store must keep, written against
-// the `StateMachineStore` protocol alone, so that the in-memory store runs it now and the SQLite
-// and PostgreSQL stores run it unchanged. Each check names its rule (P…).
+// The conformance suite (Persistence §9): every rule of Persistence §3 a store must keep, written
+// against the `StateMachineStore` protocol alone, so that the in-memory store runs it now and the
+// SQLite and PostgreSQL stores run it unchanged. Each check names its rule (P…).
 
 import Foundation
 import StateMachines
@@ -25,7 +25,7 @@ func rejection(_ error: StateMachineStoreError?) -> StateMachineErrorCase? {
   return StateMachineErrorCase(reason)
 }
 
-/// The rules of PERSISTENCE.md §3, generic over the store.
+/// The rules of Persistence §3, generic over the store.
 struct StoreConformance {
   let factory: any StoreFactory
   let clock = ManualStoreClock()
@@ -59,9 +59,9 @@ struct StoreConformance {
     #expect(await storeError { try await orders.fire("pay", on: StoreTestIDs.next()) }.map { "\($0)" }?.contains("no row") == true)
   }
 
-  /// Load → fire → load keeps every HIERARCHY rule: each stored step ends where a plain object
-  /// firing the same events ends (nesting, history, regions, eventless and queued steps, a final
-  /// state), and the version grows by one per microstep (P1).
+  /// Load → fire → load keeps every rule of the Hierarchy article: each stored step ends where a
+  /// plain object firing the same events ends (nesting, history, regions, eventless and queued
+  /// steps, a final state), and the version grows by one per microstep (P1).
   func statechartRoundTrips() async throws {
     let players = try await store(StorePlayer.self)
     let id = StoreTestIDs.next()
@@ -157,7 +157,7 @@ struct StoreConformance {
     #expect(rejection(await storeError { try await orders.fire("pay", on: fresh) }) == .noTransition(event: "pay", state: "cancelled"))
   }
 
-  /// P3, P4 under contention (PERSISTENCE.md §9, in one process): tasks fire on 5 ring rows at once, half by id,
+  /// P3, P4 under contention (Persistence §9, in one process): tasks fire on 5 ring rows at once, half by id,
   /// half on stale objects with retries. Successes = Σ versions = history rows; per row the
   /// versions are 1…n and every transition starts where the previous one ended.
   func concurrentFiresKeepTheLedger() async throws {

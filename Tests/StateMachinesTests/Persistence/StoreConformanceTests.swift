@@ -46,7 +46,7 @@ enum StoreKind: String, Sendable, CustomTestStringConvertible {
   }
 }
 
-@Suite("Store conformance (PERSISTENCE.md §9)", .timeLimit(.minutes(1)))
+@Suite("Store conformance (Persistence §9)", .timeLimit(.minutes(1)))
 struct StoreConformanceTests {
   @Test("P1, P2: insert at version 0, a fire writes state, version, columns and one history row", arguments: StoreKind.enabled)
   func flatRoundTrip(_ store: StoreKind) async throws { try await store.suite.flatRoundTrip() }
@@ -75,10 +75,10 @@ struct StoreConformanceTests {
   @Test("Binding, typed names, a failed callback and the by-name forms of a store-managed object", arguments: StoreKind.enabled)
   func generatedMethodsBindingAndFailures(_ store: StoreKind) async throws { try await store.suite.generatedMethodsBindingAndFailures() }
 
-  @Test("§6, P4 by id: a generated method on a code-free step compares versions; a stale object conflicts", arguments: StoreKind.enabled)
+  @Test("Persistence §6, P4 by id: a generated method on a code-free step compares versions; a stale object conflicts", arguments: StoreKind.enabled)
   func generatedMethodOnTheFastPath(_ store: StoreKind) async throws { try await store.suite.generatedMethodOnTheFastPath() }
 
-  @Test("§7: the scheduler's backlog: parked rows and the age of the oldest due deadline", arguments: StoreKind.enabled)
+  @Test("Persistence §7: the scheduler's backlog: parked rows and the age of the oldest due deadline", arguments: StoreKind.enabled)
   func schedulerBacklogAgesTheOldestDueDeadline(_ store: StoreKind) async throws { try await store.suite.schedulerBacklogAgesTheOldestDueDeadline() }
 
   @Test("P4: a stale object gets a conflict, nothing written; retry reloads", arguments: StoreKind.enabled)
@@ -126,9 +126,9 @@ struct StoreConformanceTests {
   @Test("P16: outbox messages are written with their step and delivered at least once", arguments: StoreKind.enabled)
   func outboxDeliversAtLeastOnce(_ store: StoreKind) async throws { try await store.suite.outboxDeliversAtLeastOnce() }
 
-  @Test("§6: a fire by id without code (the fast path) gives the full path's outcome, history and row; P4, P6", arguments: StoreKind.enabled)
+  @Test("Persistence §6: a fire by id without code (the fast path) gives the full path's outcome, history and row; P4, P6", arguments: StoreKind.enabled)
   func fastPathMatchesFullPath(_ store: StoreKind) async throws { try await store.suite.fastPathMatchesFullPath() }
 
-  @Test("§6: random fires by id with and without code, compared with the in-memory oracle", arguments: StoreKind.enabled)
+  @Test("Persistence §6: random fires by id with and without code, compared with the in-memory oracle", arguments: StoreKind.enabled)
   func fastPathDifferential(_ store: StoreKind) async throws { try await store.suite.fastPathDifferential() }
 }

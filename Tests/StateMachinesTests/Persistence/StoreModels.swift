@@ -1,4 +1,4 @@
-// The persisted classes of the store tests (PERSISTENCE.md §9): one per shape the conformance
+// The persisted classes of the store tests (Persistence §9): one per shape the conformance
 // suite checks. Each row gets an id of its own (`StoreTestIDs.next()`), and callbacks write into
 // `StoreMarks` under that id, so tests running in parallel never see each other's marks.
 
@@ -28,7 +28,7 @@ final class StoreMarks: @unchecked Sendable {
   func of(_ id: Int) -> [String] { lock.withLock { marks[id] ?? [] } }
 }
 
-/// A flat order (the order of PERSISTENCE.md §4): pay, ship (guarded by a column), cancel, payment expiring after an hour,
+/// A flat order: pay, ship (guarded by a column), cancel, payment expiring after an hour,
 /// `die` on `crash`, an `after` callback and an observer, an entry action that changes a column,
 /// one that throws when told to, and a self-transition and an internal one for deadlines (P8).
 @StateMachine
@@ -76,8 +76,8 @@ enum StoreTestFailure: Error {
   case entry
 }
 
-/// A statechart (HIERARCHY.md): nested states with shallow history, a parallel state with two
-/// regions, an eventless transition, an entry action that queues an event, and a final state.
+/// A statechart (the Hierarchy article): nested states with shallow history, a parallel state with
+/// two regions, an eventless transition, an entry action that queues an event, and a final state.
 @StateMachine
 final class StorePlayer: Codable, StoreManagedStateMachine, @unchecked Sendable {
   var id: Int
@@ -138,7 +138,7 @@ func buildPlayer<Model>(_ sm: StateMachineBuilder<Model>) {
   sm.when("giveUp", transitionFrom: "seeking", to: "stopped", after: .seconds(60))
 }
 
-/// The ring machine of PERSISTENCE.md §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column allows
+/// The ring machine of Persistence §9: `advance` goes s0 → s1 → s2 → s0 while the `enabled` column allows
 /// it; `reset` only from s2.
 @StateMachine
 final class StoreRing: Codable, StoreManagedStateMachine, @unchecked Sendable {

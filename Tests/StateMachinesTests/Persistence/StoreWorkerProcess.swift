@@ -1,5 +1,5 @@
 // Spawning `sm-store-worker` (Tests/StoreWorker) for the multi-process tests of the SQLite and
-// PostgreSQL stores (PERSISTENCE.md §9): real processes on one database, each printing one JSON
+// PostgreSQL stores (Persistence §9): real processes on one database, each printing one JSON
 // summary line.
 
 #if SQLite || PostgreSQL

@@ -2,7 +2,7 @@ import Foundation
 import StateMachines
 import Testing
 
-/// A trigger queued while the machine is busy (SEMANTICS §Run to completion): a notification
+/// A trigger queued while the machine is busy (Semantics §Run to completion): a notification
 /// posted inside a step is armed in the state it was posted in, and is dropped when it is
 /// dequeued if that state was left meanwhile, even though it was current when it was queued.
 @Suite("Stale queued triggers")

@@ -1,4 +1,4 @@
-// libFuzzer harness: every public entry point that takes a name (issue 18 §4, issue 26 §1), driven
+// libFuzzer harness: every public entry point that takes a name (Semantics §Names), driven
 // with names from the input's bytes on a definition whose names come partly from a pool of
 // awkward spellings and partly from the input. Twin machines check that a name equal to a
 // declared one (canonical equivalence) behaves as the declared spelling; refused calls must leave

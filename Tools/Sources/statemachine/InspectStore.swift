@@ -3,8 +3,8 @@ import StateMachines
 import StateMachinesInspector
 
 /// `statemachine inspect --db DB --machine NAME`: the inspector page for a store's rows of one
-/// machine (issue 22): how many rows are in each state, any row's history and deadlines, and
-/// events fired through the store.
+/// machine (the Inspecting article): how many rows are in each state, any row's history and
+/// deadlines, and events fired through the store.
 struct InspectStore {
   let machine: StoreMachine
 

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
 
-/// `statemachine store …`: persisted instances of a chart in a database (PERSISTENCE.md §11), so
+/// `statemachine store …`: persisted instances of a chart in a database (Persistence §11), so
 /// that operators can look at and repair them and scripts in any language can drive them.
 ///
 /// Every subcommand takes `--db` (a SQLite file: `PATH` or `sqlite:PATH`; or a PostgreSQL database:
 /// a `postgres://` or `postgresql://` URL) and `--machine`. Any number of these processes may run
-/// at once on one database: each step is one transaction (P1), and every rule of PERSISTENCE.md
-/// holds for them. Both databases print the same. Errors are one line on standard error with exit
-/// status 1, and nothing is written.
+/// at once on one database: each step is one transaction (P1), and every rule of the Persistence
+/// article holds for them. Both databases print the same. Errors are one line on standard error
+/// with exit status 1, and nothing is written.
 struct Store: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Persisted instances of a chart in SQLite or PostgreSQL (init, fire, show, history, list, run-due, …).",

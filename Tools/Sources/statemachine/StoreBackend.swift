@@ -3,7 +3,7 @@ import StateMachines
 import StateMachinesPostgres
 import StateMachinesSQLite
 
-/// The database of the `store` commands, SQLite or PostgreSQL (PERSISTENCE.md §11): the library's
+/// The database of the `store` commands, SQLite or PostgreSQL (Persistence §11): the library's
 /// instance store on it, and the few reads and writes of its own that the commands make (the
 /// stored charts, `show`'s snapshot). Both answer alike, so that every command prints the same
 /// on either.

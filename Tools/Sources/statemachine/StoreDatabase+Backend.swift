@@ -4,7 +4,7 @@ import StateMachines
 import StateMachinesSQLite
 
 /// The `store` commands on a SQLite file: each write one `BEGIN IMMEDIATE` transaction, each
-/// read one snapshot (PERSISTENCE.md §11).
+/// read one snapshot (Persistence §11).
 extension StoreDatabase: StoreBackend {
   var label: String { path }
 

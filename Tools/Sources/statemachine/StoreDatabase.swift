@@ -5,7 +5,7 @@ import StateMachinesSQLite
 
 /// The SQLite database of the `store` commands: a file opened as a GRDB `DatabasePool` (WAL),
 /// waiting for other processes' write locks, so that any number of commands can run at once on
-/// one file (PERSISTENCE.md §11).
+/// one file (Persistence §11).
 struct StoreDatabase {
   /// The file.
   let path: String

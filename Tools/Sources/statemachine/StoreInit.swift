@@ -4,7 +4,7 @@ import StateMachines
 
 /// `statemachine store init --db DB --machine NAME CHART`: creates the library's tables when they
 /// are missing and stores the chart's text in `sm_machines`, so that the other commands need no
-/// file (PERSISTENCE.md §11).
+/// file (Persistence §11).
 ///
 /// Running it again with the same chart changes nothing; a different chart is refused (exit 1):
 /// `store migrate` replaces a chart, after checking the rows against it (P12). A chart that does

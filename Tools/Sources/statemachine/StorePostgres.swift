@@ -3,7 +3,7 @@ import PostgresNIO
 import StateMachines
 import StateMachinesPostgres
 
-/// The `store` commands on PostgreSQL (PERSISTENCE.md §11): the instance store on a small pool of
+/// The `store` commands on PostgreSQL (Persistence §11): the instance store on a small pool of
 /// its own, and one connection for the commands' own statements (the stored charts, `show`'s
 /// snapshot). Any number of these processes may run at once on one database: each step is one
 /// transaction that locks its row (P1, P3). A lock is awaited for at most

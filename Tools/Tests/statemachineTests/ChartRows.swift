@@ -1,7 +1,7 @@
 import StateMachines
 
 /// Every case of ``DefinitionError`` and the charts that make `statemachine validate` report it
-/// (issue 26 §2). A new case fails ``ValidateLocationTests`` until it has a row here.
+/// (Hierarchy §7). A new case fails ``ValidateLocationTests`` until it has a row here.
 let chartRows: [Row] = [
   Row(
     kind: .noStates, charts: [],

@@ -5,8 +5,8 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// `statemachine inspect FILE` (issue 22): the URL on a line of its own, the page behind it, and
-/// a clean exit on SIGTERM.
+/// `statemachine inspect FILE` (Inspecting B.2): the URL on a line of its own, the page behind it,
+/// and a clean exit on SIGTERM.
 @Suite(.timeLimit(.minutes(1))) struct InspectCommandTests {
   static let mediaPlayer = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../Examples/Definitions/media-player.json").standardizedFileURL

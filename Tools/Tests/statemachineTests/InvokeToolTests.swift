@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `statemachine` on definitions with invokes (INVOKE.md A.5): `run` binds every source to a stub
+/// `statemachine` on definitions with invokes (Invoke A.5): `run` binds every source to a stub
 /// that succeeds with null and prints the result event it took; `validate` lists the invokes;
 /// `render` draws them.
 @Suite("statemachine and invoke", .timeLimit(.minutes(1)))

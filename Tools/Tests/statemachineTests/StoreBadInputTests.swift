@@ -3,7 +3,7 @@ import GRDB
 import Testing
 
 /// `statemachine store …` given bad input: one line on stderr, exit 1 (3 for a rejection), and
-/// nothing written (PERSISTENCE.md §11, issue 19 §3), on SQLite and on PostgreSQL.
+/// nothing written (Persistence §11), on SQLite and on PostgreSQL.
 @Suite("statemachine store: bad input writes nothing", .timeLimit(.minutes(3)))
 struct StoreBadInputTests {
   /// Expects exit 1 with one `error: …` line on stderr containing `words`.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `statemachine store …` on a SQLite file and on PostgreSQL: each subcommand, its exit statuses
-/// and its `--json` shape (PERSISTENCE.md §11), run as the built executable; the same output on
+/// and its `--json` shape (Persistence §11), run as the built executable; the same output on
 /// both databases.
 @Suite("statemachine store: the subcommands", .timeLimit(.minutes(3)))
 struct StoreCommandTests {
@@ -108,7 +108,7 @@ struct StoreCommandTests {
   }
 
   @Test(
-    "show: state, configuration, version, terminated, deadlines with dueAt; --json has exactly §11's keys",
+    "show: state, configuration, version, terminated, deadlines with dueAt; --json has exactly Persistence §11's keys",
     arguments: StoreDatabaseKind.enabled)
   func show(kind: StoreDatabaseKind) async throws {
     let store = try await StoreFixture(kind)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Several `statemachine store` processes at once on one database, a SQLite file or PostgreSQL
-/// (PERSISTENCE.md §11: "any number of these processes may run at once on one database; every
+/// (Persistence §11: "any number of these processes may run at once on one database; every
 /// rule above holds for them").
 // Each test starts up to 200 processes of the debug tool; on a loaded 2-core machine that took
 // close to 5 minutes once, so the limit (a guard against a hang) is 10.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `statemachine store --db postgres://…` where there is no store to reach: one line on stderr,
-/// exit 1, nothing written (PERSISTENCE.md §11).
+/// exit 1, nothing written (Persistence §11).
 @Suite("statemachine store: PostgreSQL URLs that reach no store", .timeLimit(.minutes(1)))
 struct StorePostgresTests {
   let bad = StoreBadInputTests()

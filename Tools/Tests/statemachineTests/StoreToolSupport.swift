@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the built `statemachine store …` on a fresh database — a SQLite file in a temporary
 /// directory, or a new schema of the PostgreSQL test server — and reads it back with SQL
-/// (PERSISTENCE.md §11).
+/// (Persistence §11).
 struct StoreFixture {
   /// What one run of the tool did.
   struct Output {

@@ -5,7 +5,7 @@ import Testing
 
 /// Every definition error a chart file can produce is reported by `statemachine validate` at
 /// its culprit: file, line, column, and the JSON pointer for JSON; an error that several nodes
-/// cause names each (issue 26 §2). The charts are in ``chartRows``, one row per case of
+/// cause names each (Hierarchy §7). The charts are in ``chartRows``, one row per case of
 /// ``DefinitionError``.
 @Suite("statemachine validate locates every definition error")
 struct ValidateLocationTests {

@@ -1,4 +1,4 @@
-// The PostgreSQL fast path of PERSISTENCE.md §6 runs as one statement in autocommit: what that
+// The PostgreSQL fast path of Persistence §6 runs as one statement in autocommit: what that
 // puts at risk beyond the conformance suite's differential checks. The statement is its own
 // transaction, so a session ended under it leaves its outcome unknown (P6); it must honour
 // `NOWAIT` (P3); and under contention on one row, a statement that finds the row moved on must
@@ -23,7 +23,7 @@ struct PostgresFastPathTests {
     try await factory.makeStore(StoreSwitch.self, clock: .database, outbox: []) as! PostgresStateMachineStore<StoreSwitch>
   }
 
-  /// The crash points (PERSISTENCE.md §9) one fire passes.
+  /// The crash points (Persistence §9) one fire passes.
   func crashPoints(_ store: PostgresStateMachineStore<StoreSwitch>, _ fire: () async throws -> Void) async throws
     -> [PostgresStoreCrashPoint]
   {
@@ -34,7 +34,7 @@ struct PostgresFastPathTests {
     return seen.points
   }
 
-  @Test("§6: an event without code is one statement that commits itself; one with code takes the locked step (P1)")
+  @Test("Persistence §6: an event without code is one statement that commits itself; one with code takes the locked step (P1)")
   func oneStatement() async throws {
     let store = try await switches()
     let id = StoreTestIDs.next()

@@ -1,5 +1,5 @@
 // The PostgreSQL store of run-time definitions: `DynamicStateMachine` rows in `sm_instances`, on
-// the same step engine as the record store (PERSISTENCE.md §11); the twin of
+// the same step engine as the record store (Persistence §11); the twin of
 // SQLiteInstanceStoreTests, against the real server.
 
 #if PostgreSQL

@@ -1,4 +1,4 @@
-// The PostgreSQL store across real processes (PERSISTENCE.md §9, PostgreSQL half): workers of
+// The PostgreSQL store across real processes (Persistence §9, PostgreSQL half): workers of
 // `sm-store-worker` racing on one table, killed with SIGKILL inside a transaction, a connection
 // cut under a held row lock. Each test checks the database with SQL afterwards, from the test's
 // own connection.
@@ -10,7 +10,7 @@ import Testing
 
 /// Serialized: each test already runs several processes on a few cores, and some time a fire.
 @Suite(
-  "Processes on one PostgreSQL database (PERSISTENCE.md §9)", .serialized,
+  "Processes on one PostgreSQL database (Persistence §9)", .serialized,
   .enabled(if: postgresTestURL != nil, "needs STATEMACHINES_PG_URL (a PostgreSQL server; .ci/run starts one)"),
   .timeLimit(.minutes(3)))
 struct PostgresProcessTests {
@@ -41,7 +41,7 @@ struct PostgresProcessTests {
     for run in runs {
       let summary = try run.succeeded()
       // No error but rejections and conflicts (retries exhausted); deadlocks were retried
-      // inside the store (§9).
+      // inside the store (Persistence §9).
       #expect(summary.strings("errors") == [], "\(run)")
       let outcomes = [summary.int("successes"), summary.int("rejections"), summary.int("conflicts")].compactMap { $0 }
       #expect(outcomes.count == 3 && outcomes.reduce(0, +) == 500, "\(run)")
@@ -69,7 +69,7 @@ struct PostgresProcessTests {
     #expect(delivered == transitions)
     let lines = try ledgerLines(ledger)
     // Exactly count(sm_transitions) distinct ids; no process died, so each lease held and no
-    // message went out twice (§8).
+    // message went out twice (Persistence §8).
     #expect(Set(lines.map { $0[0] }).count == transitions)
     #expect(lines.count == transitions)
     // The messages are the transitions: one per (row, version) of the history.

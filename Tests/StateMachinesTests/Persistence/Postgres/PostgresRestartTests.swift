@@ -1,4 +1,4 @@
-// Restart with due timeouts on PostgreSQL (PERSISTENCE.md §9): deadlines written by a process
+// Restart with due timeouts on PostgreSQL (Persistence §9): deadlines written by a process
 // that was killed fire exactly once when scheduler processes start after a downtime; deadlines not
 // yet due keep their due_at. Deadlines are dated by the database's `now()` (P15), so the downtime
 // is real: the test waits until the server's clock passes the due deadlines.

@@ -1,4 +1,4 @@
-// The PostgreSQL store's scheduler as a ServiceLifecycle service (PERSISTENCE.md §7, §8): it fires
+// The PostgreSQL store's scheduler as a ServiceLifecycle service (Persistence §7, §8): it fires
 // due deadlines and delivers outbox messages until graceful shutdown or cancellation; a
 // `NOTIFY sm_wakeup` wakes it long before its poll interval; without notifications (behind a
 // transaction-pooling PgBouncer) polling alone still fires every due deadline.
@@ -58,7 +58,7 @@ struct PostgresSchedulerServiceTests {
     #expect(ContinuousClock.now - started < .seconds(5))
   }
 
-  @Test("PERSISTENCE.md §7: a cancelled scheduler (listening, with a long poll) returns promptly")
+  @Test("Persistence §7: a cancelled scheduler (listening, with a long poll) returns promptly")
   func cancellationStops() async throws {
     let orders = try await orders()
     let listening = Flag()
@@ -72,7 +72,7 @@ struct PostgresSchedulerServiceTests {
     #expect(ContinuousClock.now - started < .seconds(5))
   }
 
-  @Test("PERSISTENCE.md §6, §7: with a 60 s poll, a deadline due soon is fired promptly after its NOTIFY")
+  @Test("Persistence §6, §7: with a 60 s poll, a deadline due soon is fired promptly after its NOTIFY")
   func notifyWakesScheduler() async throws {
     let orders = try await orders()
     let id = StoreTestIDs.next()
@@ -94,7 +94,7 @@ struct PostgresSchedulerServiceTests {
     #expect(try await orders.history(of: id).map(\.cause) == [.timeout])
   }
 
-  @Test("PERSISTENCE.md §7, P10: without notifications or LISTEN (PgBouncer), polling fires every due deadline exactly once")
+  @Test("Persistence §7, P10: without notifications or LISTEN (PgBouncer), polling fires every due deadline exactly once")
   func pollingAlone() async throws {
     let orders = try await orders(notifications: .disabled)
     let ids = (0..<5).map { _ in StoreTestIDs.next() }

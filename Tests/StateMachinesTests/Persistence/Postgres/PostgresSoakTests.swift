@@ -1,4 +1,4 @@
-// The soak of PERSISTENCE.md §9 on PostgreSQL: racing workers and dispatchers, one of them killed
+// The soak of Persistence §9 on PostgreSQL: racing workers and dispatchers, one of them killed
 // with SIGKILL every 200 ms for 20 s and started again. Whatever the kills cut, the race
 // invariants hold and every outbox message is delivered at least once.
 
@@ -16,7 +16,7 @@ extension PostgresProcessTests {
     let tally = temporaryPath("pg-soak.tally")
     _ = try await StoreWorker.run(schema.arguments("setup", ["--rows", "20", "--disabled", "1"])).succeeded()
     let end = StoreWorker.wallClock(after: 20_000)
-    // A short lease, so that what a killed dispatcher claimed is due again soon (§8).
+    // A short lease, so that what a killed dispatcher claimed is due again soon (Persistence §8).
     var seed = 0
     func start(_ slot: String) throws -> StartedWorker {
       seed += 1

@@ -1,5 +1,5 @@
 // The conformance suite's PostgreSQL stores: a real server (STATEMACHINES_PG_URL, started by
-// .ci/run, PERSISTENCE.md §9), a schema of its own per test, one table per persisted class,
+// .ci/run, Persistence §9), a schema of its own per test, one table per persisted class,
 // created as an application would.
 
 #if PostgreSQL

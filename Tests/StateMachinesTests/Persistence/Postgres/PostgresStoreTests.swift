@@ -1,4 +1,4 @@
-// What only the PostgreSQL store has (PERSISTENCE.md §6, §7, §9): row locks that another
+// What only the PostgreSQL store has (Persistence §6, §7, §9): row locks that another
 // connection holds (`NOWAIT`, `SKIP LOCKED`), the database's clock, and a COMMIT lost with its
 // connection.
 

@@ -1,4 +1,4 @@
-// The PostgreSQL store inside the application's own queries (PERSISTENCE.md §4.2): a transaction
+// The PostgreSQL store inside the application's own queries (Persistence §4.2): a transaction
 // that holds the application's statements and the store's fires, whose `after` callbacks run only
 // after COMMIT (P5); scopes as SQL conditions in the application's own WHERE (P14).
 

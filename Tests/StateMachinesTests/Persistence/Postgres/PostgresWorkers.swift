@@ -1,4 +1,4 @@
-// What the PostgreSQL multi-process tests share (PERSISTENCE.md §9): a schema of their own on the
+// What the PostgreSQL multi-process tests share (Persistence §9): a schema of their own on the
 // test server, `sm-store-worker` arguments that point at it, and SQL reads from the test's own
 // connection, as another application server would read.
 
@@ -42,10 +42,10 @@ struct PostgresWorkerSchema {
     )
   }
 
-  /// The race invariants of §9 that SQL checks on the rings (P2, P3, P4): Σ sm_version =
-  /// count(sm_transitions); per row, versions 1…n without gaps; each from_state is its
-  /// predecessor's to_state; the row's state is its last to_state. Returns the count of
-  /// transitions and the violations found (empty when all hold).
+  /// The race invariants of Persistence §9 that SQL checks on the rings (P2, P3, P4): Σ sm_version
+  /// = count(sm_transitions); per row, versions 1…n without gaps; each from_state is its
+  /// predecessor's to_state; the row's state is its last to_state. Returns the count of transitions
+  /// and the violations found (empty when all hold).
   func raceInvariants() async throws -> (transitions: Int, violations: [String]) {
     let transitions = try await int("SELECT COUNT(*) FROM sm_transitions WHERE machine = 'rings'") ?? -1
     var violations: [String] = []

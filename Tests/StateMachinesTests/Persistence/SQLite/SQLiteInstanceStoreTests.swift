@@ -1,5 +1,5 @@
 // The store of run-time definitions: `DynamicStateMachine` rows in `sm_instances`, on the same
-// step engine as the record store (PERSISTENCE.md §11).
+// step engine as the record store (Persistence §11).
 
 #if SQLite
 import Foundation

@@ -1,4 +1,4 @@
-// The SQLite store across real processes (PERSISTENCE.md §9, SQLite half): workers of
+// The SQLite store across real processes (Persistence §9, SQLite half): workers of
 // `sm-store-worker` racing on one file, killed with SIGKILL inside a transaction, and scheduler
 // processes started after a kill. Each test checks the database with SQL afterwards, from a
 // connection opened anew (WAL recovery on reopen).
@@ -10,7 +10,7 @@ import Testing
 @_spi(Testing) import StateMachinesSQLite
 
 /// Serialized: each test already runs several processes on 2 cores, and the kill test times a fire.
-@Suite("SQLite store across processes (PERSISTENCE.md §9)", .serialized, .timeLimit(.minutes(3)))
+@Suite("SQLite store across processes (Persistence §9)", .serialized, .timeLimit(.minutes(3)))
 struct SQLiteProcessTests {
   /// Reads the database from a new connection, as a process that opens the file after the others.
   func read<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
@@ -46,7 +46,7 @@ struct SQLiteProcessTests {
     var reloaded = 0
     for run in runs {
       let summary = try run.succeeded()
-      // No error but rejections and conflicts (retries exhausted) (§9).
+      // No error but rejections and conflicts (retries exhausted) (Persistence §9).
       #expect(summary.strings("errors") == [], "\(run)")
       let outcomes = [summary.int("successes"), summary.int("rejections"), summary.int("conflicts")].compactMap { $0 }
       #expect(outcomes.count == 3 && outcomes.reduce(0, +) == 500, "\(run)")

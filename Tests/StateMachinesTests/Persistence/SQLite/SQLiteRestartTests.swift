@@ -1,4 +1,4 @@
-// Restart with due timeouts (PERSISTENCE.md §9): deadlines written by a process that was killed
+// Restart with due timeouts (Persistence §9): deadlines written by a process that was killed
 // fire exactly once when scheduler processes start later with the clock moved on; deadlines not
 // yet due keep their due_at.
 

@@ -1,5 +1,5 @@
 // The conformance suite's SQLite stores: a new database file per test (a real SQLite file in WAL
-// mode, PERSISTENCE.md §9), one table per persisted class, created as an application would.
+// mode, Persistence §9), one table per persisted class, created as an application would.
 
 #if SQLite
 import Foundation

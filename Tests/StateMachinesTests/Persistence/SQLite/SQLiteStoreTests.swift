@@ -1,5 +1,5 @@
 // What only the SQLite store has: fires inside the application's own transaction, the write
-// lock across connections (P3), and bad input from the database side (PERSISTENCE.md §9).
+// lock across connections (P3), and bad input from the database side (Persistence §9).
 
 #if SQLite
 import Foundation

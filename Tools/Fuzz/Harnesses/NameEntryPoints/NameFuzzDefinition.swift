@@ -5,7 +5,7 @@ import StateMachines
 
 /// Names in two spellings that Swift's `String ==` finds equal (canonical equivalence) though
 /// their bytes differ, and names that look alike but are not equal (`e` and `é`, Latin `a` and
-/// Cyrillic `а`). Issue 26 §1's pool; the fuzz dictionaries hold the same.
+/// Cyrillic `а`). The fuzz dictionaries hold the same pool.
 enum NameFuzzPool {
   static let states: [(String, String)] = [
     ("idle", "idle"),

@@ -1,5 +1,5 @@
 // Two machines of one definition driven in lockstep by the names harness: one gets each name as
-// the input spells it, the other the declared spelling that `==` it (SEMANTICS §Names). Every
+// the input spells it, the other the declared spelling that `==` it (Semantics §Names). Every
 // call must answer the same on both, and the invariants of bad input must hold after each.
 import Foundation
 import StateMachines

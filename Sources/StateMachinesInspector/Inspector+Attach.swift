@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import StateMachines
 
@@ -119,3 +120,4 @@ extension InspectedObject.SendResult {
     }
   }
 }
+#endif

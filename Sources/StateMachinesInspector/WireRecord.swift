@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 
 /// A record as the wire carries it (protocol `statemachines-inspect/1`): a kind and JSON fields.
@@ -37,3 +38,4 @@ struct WireRecord: Sendable {
     return WireRecord(kind: "snapshot", fields: fields)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 /// An attached object with its type erased: what the server needs of it, as data and closures.
 /// The closures hold the object weakly (made by `Inspector.attach`), so that inspecting an
 /// object never keeps it alive.
@@ -23,3 +24,4 @@ struct InspectedObject: Sendable {
   /// The rows of a store, when the object stands for them rather than for one live object.
   var store: InspectorStore? = nil
 }
+#endif

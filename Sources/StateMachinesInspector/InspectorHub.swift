@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 
 /// The server's state: the attached objects, a bounded ring of records per object, and the open
@@ -8,7 +9,7 @@ import Foundation
 final class InspectorHub: @unchecked Sendable {
   /// The bounds that keep the server's memory independent of how long it runs.
   struct Limits: Sendable {
-    /// Records kept per object for clients that resume or fall behind (INSPECTOR.md B.4).
+    /// Records kept per object for clients that resume or fall behind (Inspecting B.4).
     var ringCapacity = 10_000
     /// Open `/api/stream` responses at once (B.6).
     var maxStreams = 4
@@ -231,3 +232,4 @@ final class InspectorHub: @unchecked Sendable {
     }
   }
 }
+#endif

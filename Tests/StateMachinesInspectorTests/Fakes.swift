@@ -1,3 +1,4 @@
+#if Inspector
 import FlyingFox
 import Foundation
 
@@ -60,3 +61,4 @@ enum Requests {
     return handler
   }
 }
+#endif

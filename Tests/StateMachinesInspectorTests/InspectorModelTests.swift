@@ -1,16 +1,17 @@
+#if Inspector
 import Foundation
 import StateMachines
 import Testing
 
 @testable import StateMachinesInspector
 
-/// A real machine over loopback (INSPECTOR.md B.7 3): a POST fires it and the stream shows the
+/// A real machine over loopback (Inspecting B.7 item 3): a POST fires it and the stream shows the
 /// step; its document is served; a deallocated machine is detached.
 @Suite(.timeLimit(.minutes(1))) struct InspectorModelTests {
   /// Examples/Definitions/media-player.json, guards passing and actions doing nothing.
   static func mediaPlayer() throws -> DynamicStateMachine {
     let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "../../../Examples/Definitions/media-player.json")
+      "../../Examples/Definitions/media-player.json")
     let definition = try StateMachineDefinition<DynamicStateMachine>(json: Data(contentsOf: file)) { bind in
       bind.bindUnknownNames(guard: { _ in { _, _ in true } }, action: { _ in { _, _ in } })
     }
@@ -129,7 +130,7 @@ import Testing
         }
       }
       let machine = DynamicStateMachine(knob)
-      // The key is decomposed, the definition's name precomposed: one name (SEMANTICS §Names).
+      // The key is decomposed, the definition's name precomposed: one name (Semantics §Names).
       let id = inspector.attach(machine, name: "knob", payloads: ["set": Level.self, "cafe\u{301}": Level.self])
 
       let malformed = try await post(inspector, id, #"{"event": "set", "payload": {"volume": "eleven"}}"#)
@@ -194,3 +195,4 @@ final class LockedLines: @unchecked Sendable {
   func append(_ line: String) { lock.withLock { stored.append(line) } }
   var lines: [String] { lock.withLock { stored } }
 }
+#endif

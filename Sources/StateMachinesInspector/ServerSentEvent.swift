@@ -1,3 +1,4 @@
+#if Inspector
 /// The text of server-sent events (the `text/event-stream` format): an `id:` line that the
 /// browser sends back as `Last-Event-ID` when it reconnects, and one `data:` line of JSON.
 struct ServerSentEvent {
@@ -25,6 +26,7 @@ struct ServerSentEvent {
 
 /// The wire protocol's name and version.
 public enum InspectorProtocol {
-  /// `statemachines-inspect/1` (INSPECTOR.md B.4).
+  /// `statemachines-inspect/1` (Inspecting B.4).
   public static let version = "statemachines-inspect/1"
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import FlyingSocks
 import Foundation
 
@@ -91,3 +92,4 @@ struct SSEBytes: AsyncBufferedSequence {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import StateMachines
 
@@ -65,3 +66,4 @@ extension Inspector {
     return hub.register(name: name, inspected: inspected)
   }
 }
+#endif

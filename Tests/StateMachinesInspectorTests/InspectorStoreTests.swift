@@ -1,3 +1,4 @@
+#if Inspector
 import FlyingFox
 import Foundation
 import StateMachines
@@ -5,7 +6,7 @@ import Testing
 
 @testable import StateMachinesInspector
 
-/// A store's rows through the handler (issue 22, `statemachine inspect --db`): counts per state,
+/// A store's rows through the handler (`statemachine inspect --db`): counts per state,
 /// one row, firing recorded for every page; the same checks as every API request.
 @Suite struct InspectorStoreTests {
   final class Rows: @unchecked Sendable {
@@ -86,3 +87,4 @@ import Testing
     #expect(rows.all["a"] == "off")
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 /// Where a client is in each object's records: the SSE `id:` of every event it is sent, and the
 /// `Last-Event-ID` it sends back on reconnecting, as `<object>:<sequence>` pairs joined by
 /// commas (`1:57,2:3`). Resuming from it replays exactly the records after those, so a
@@ -42,3 +43,4 @@ struct StreamCursor: Sendable, Equatable {
 extension Character {
   fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import StateMachines
 
@@ -44,7 +45,7 @@ extension WireRecord {
 }
 
 /// How a payload is shown: JSON when it is `Encodable`, else `String(reflecting:)`; at most
-/// 2 KiB of either (INSPECTOR.md B.4), so that a large payload cannot bloat the ring.
+/// 2 KiB of either (Inspecting B.4), so that a large payload cannot bloat the ring.
 enum PayloadText {
   static let limit = 2048
 
@@ -77,3 +78,4 @@ enum PayloadText {
     return encoder
   }
 }
+#endif

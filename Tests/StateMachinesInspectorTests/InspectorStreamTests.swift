@@ -1,9 +1,10 @@
+#if Inspector
 import Foundation
 import Testing
 
 @testable import StateMachinesInspector
 
-/// The stream over loopback with fake objects (INSPECTOR.md B.7 3): resume without duplicates,
+/// The stream over loopback with fake objects (Inspecting B.7 item 3): resume without duplicates,
 /// `detached`, and a slow client that cannot make the server's memory grow. Serialized: the
 /// slow client's 100,000 records keep the cooperative pool busy for seconds, which would only
 /// delay the other tests' sweeps and reads (the waits allow for other suites doing the same).
@@ -193,3 +194,4 @@ func waitUntil(seconds: Double = 5, _ condition: () -> Bool) async throws {
     try await Task.sleep(for: .milliseconds(10))
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 
 /// A JSON value: the payload of an event sent from the page, and the fields of the records the
@@ -119,3 +120,4 @@ extension InspectorJSON {
     return nil
   }
 }
+#endif

@@ -1,10 +1,11 @@
+#if Inspector
 import FlyingFox
 import Foundation
 import Testing
 
 @testable import StateMachinesInspector
 
-/// The handlers without sockets (INSPECTOR.md B.7 2): hand-made requests, every check of B.6.
+/// The handlers without sockets (Inspecting B.7 item 2): hand-made requests, every check of B.6.
 @Suite struct InspectorHandlerTests {
   let hub = InspectorHub()
   let fake = FakeObject()
@@ -193,3 +194,4 @@ import Testing
     #expect(hub.openStreams == 0)
   }
 }
+#endif

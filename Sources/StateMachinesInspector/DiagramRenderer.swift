@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 
 /// Renders DOT as SVG through Graphviz's `dot`, where processes can be started: the inspector's
@@ -61,3 +62,4 @@ public enum DiagramRenderer {
     try? svg(rendering: dot)
   }
 }
+#endif

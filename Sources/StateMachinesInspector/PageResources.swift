@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 
 /// The page's files, from the package's resources (no data in them: the page asks the API).
@@ -34,3 +35,4 @@ enum PageResources {
     return files
   }()
 }
+#endif

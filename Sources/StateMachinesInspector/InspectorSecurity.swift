@@ -1,6 +1,7 @@
+#if Inspector
 import Foundation
 
-/// The checks of INSPECTOR.md B.6 that every request passes: the Host allowlist against DNS
+/// The checks of Inspecting B.6 that every request passes: the Host allowlist against DNS
 /// rebinding, the token (as a bearer header or the session cookie), and the Origin of a POST.
 struct InspectorSecurity: Sendable {
   /// The session cookie's name.
@@ -121,3 +122,4 @@ struct InspectorSecurity: Sendable {
     return difference == 0 && x.count == y.count
   }
 }
+#endif

@@ -1,7 +1,8 @@
+#if Inspector
 import Foundation
 import StateMachines
 
-/// What an attached object's payloads look like on either side of the page (INSPECTOR.md B.4):
+/// What an attached object's payloads look like on either side of the page (Inspecting B.4):
 /// the types that JSON payloads sent from the page decode into, per event, and what the page may
 /// see of a recorded payload.
 struct PayloadPolicy: Sendable {
@@ -58,3 +59,4 @@ struct PayloadDecodingFailure: Error, CustomStringConvertible {
 private struct Redacted: Sendable, CustomDebugStringConvertible {
   var debugDescription: String { "(redacted)" }
 }
+#endif

@@ -1,7 +1,8 @@
+#if Inspector
 import FlyingFox
 import Foundation
 
-/// Every request of protocol `statemachines-inspect/1` (INSPECTOR.md B.4), after the checks of
+/// Every request of protocol `statemachines-inspect/1` (Inspecting B.4), after the checks of
 /// B.6: one handler, so that tests call it with hand-made requests and no socket.
 struct InspectorHandler: HTTPHandler {
   /// Request bodies larger than this are refused (413).
@@ -169,3 +170,4 @@ struct InspectorHandler: HTTPHandler {
   static var notFound: HTTPResponse { text(.notFound, "404 not found") }
 }
 
+#endif

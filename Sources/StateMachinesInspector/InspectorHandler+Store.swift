@@ -1,3 +1,4 @@
+#if Inspector
 import FlyingFox
 import Foundation
 
@@ -56,3 +57,4 @@ extension InspectorHandler {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 /// The last records of one object, bounded: the ring a reconnecting page resumes from. When it
 /// is full, appending drops the oldest record; a client still behind it is told how many it lost
 /// (a `gap` record), never handed an unbounded backlog.
@@ -58,3 +59,4 @@ struct RecordRing {
     firstSequence > sequence + 1 ? firstSequence - sequence - 1 : 0
   }
 }
+#endif

@@ -1,10 +1,11 @@
+#if Inspector
 import FlyingFox
 import FlyingSocks
 import Foundation
 
 /// A live inspector: a small HTTP server that shows attached state machine objects in the
 /// browser — their diagram with the active configuration, a log of events and steps — and sends
-/// them events (issue 22, INSPECTOR.md).
+/// them events (the Inspecting article).
 ///
 /// ```swift
 /// let inspector = try await Inspector.start(port: 0)
@@ -173,3 +174,4 @@ final class ReaderTasks: @unchecked Sendable {
     for task in all { task.cancel() }
   }
 }
+#endif

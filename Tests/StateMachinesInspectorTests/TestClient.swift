@@ -1,3 +1,4 @@
+#if Inspector
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -195,3 +196,4 @@ final class SSEReader: @unchecked Sendable {
     }
   }
 }
+#endif
