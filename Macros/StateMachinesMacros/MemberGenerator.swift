@@ -65,6 +65,12 @@ struct MemberGenerator {
   /// no retain and release; the runtime's `_$fire`, `_$can` and `_$isInState` take it back. The
   /// initializer is generic so that the struct needs no conformance of the class, which may be
   /// isolated to a global actor.
+  ///
+  /// The struct is `@unchecked Sendable` only for that pointer (`UnsafeRawPointer` is not
+  /// `Sendable`): every field is a `let` set once, by the `static let`'s initializer, and the
+  /// pointer names a definition (itself `Sendable`, never changed) that the process keeps alive
+  /// and no code writes through. The generated text carries no comment, so that expansions stay
+  /// as the tests expect them.
   private func idMembers(states: [GeneratedName], events: [GeneratedName]) -> [String] {
     let fields =
       events.map { "  let event_\($0.identifier): StateMachines.StateMachineEventID\n" }

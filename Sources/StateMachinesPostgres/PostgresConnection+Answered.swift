@@ -43,6 +43,8 @@ extension PostgresConnection {
 
 /// The answer of one statement, given once (by the query or by the watch, whichever comes
 /// first), before or after someone waits for it.
+///
+/// `@unchecked Sendable`: `result` and `waiting` are read and written only under `lock`.
 final class PostgresAnswer: @unchecked Sendable {
   private let lock = NSLock()
   private var result: Result<[PostgresRow], any Error>?

@@ -53,6 +53,8 @@ struct PostgresFastPlanShape: Hashable, CaseIterable {
 }
 
 /// The fast plans of one store, by event: `nil` for an event that never takes a pure step.
+///
+/// `@unchecked Sendable`: `plans` is read and written only under `lock`.
 final class PostgresFastPlans: @unchecked Sendable {
   private let lock = NSLock()
   private var plans: [String: PostgresFastPlan?] = [:]

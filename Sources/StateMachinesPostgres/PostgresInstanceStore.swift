@@ -22,6 +22,9 @@ import StateMachines
 /// try await players.insert("a")
 /// try await players.fire("power", on: "a")
 /// ```
+///
+/// It is `Sendable` (`@unchecked`: its one stored property is a `let`, its engine, whose mutable
+/// fields are guarded by the engine's lock).
 public final class PostgresInstanceStore: StateMachineInstanceStore, _StoreEngineBacked, @unchecked Sendable {
   let engine: PostgresStepEngine<DynamicStateMachine>
   /// The engine the `StateMachineInstanceStore` members forward to.

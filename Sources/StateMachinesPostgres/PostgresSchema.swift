@@ -49,10 +49,16 @@ public enum PostgresStateMachineTables {
     CREATE TABLE IF NOT EXISTS sm_machines (machine text PRIMARY KEY, format text NOT NULL, document text NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now())
     """,
+    // The catalog of the applications' machine tables (`PostgresMachineTableCatalog`): which
+    // table holds a machine's rows and its definition, so that a tool shows them without the app.
+    """
+    CREATE TABLE IF NOT EXISTS sm_machine_tables (machine text PRIMARY KEY, table_name text NOT NULL,
+      id_column text NOT NULL, document text, updated_at timestamptz NOT NULL DEFAULT now())
+    """,
   ]
 
   /// Creates the library's tables and indexes that are missing (`sm_transitions`,
-  /// `sm_deadlines`, `sm_outbox`, `sm_instances`, `sm_machines`), in the first schema of the
+  /// `sm_deadlines`, `sm_outbox`, `sm_instances`, `sm_machines`, `sm_machine_tables`), in the first schema of the
   /// connection's `search_path`. Idempotent.
   public static func create(on client: PostgresClient, logger: Logger = PostgresStepLogger.logger) async throws {
     try await client.withConnection { connection in

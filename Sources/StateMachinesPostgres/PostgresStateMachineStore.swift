@@ -26,6 +26,10 @@ import StateMachines
 /// try await orders.insert(Order(id: 42))
 /// try await orders.fire("pay", on: 42)
 /// ```
+///
+/// It is `Sendable` (`@unchecked`: its one stored property is a `let`, its engine, whose mutable
+/// fields are guarded by the engine's lock; `Model` need not be `Sendable`, as objects cross
+/// tasks only in hand-offs made for one step).
 public final class PostgresStateMachineStore<Model>: StateMachineStore, _StoreEngineBacked, @unchecked Sendable
 where Model: PostgresStateMachineRecord {
   let engine: PostgresStepEngine<Model>
@@ -35,16 +39,22 @@ where Model: PostgresStateMachineRecord {
   /// A store of `Model`'s rows in `table` (by default the record's table), named `machine` in
   /// the library's tables (by default the table's name), with deadlines on `clock` (by default
   /// the database's); its steps wake sleeping schedulers as `notifications` say (Persistence §7).
+  ///
+  /// Once the client runs, the store records the table and its definition's JSON document in the
+  /// library's `sm_machine_tables`, so that `statemachine inspect --db` shows the rows without
+  /// the application's code.
   public init(
     _ client: PostgresClient, definition: StateMachineDefinition<Model> = Model.stateMachine,
     table: String = Model.postgresTableName, machine: String? = nil, clock: StoreClock = .database,
     configuration: StoreConfiguration<Model> = .init(), notifications: PostgresNotifications = .init(),
     logger: Logger = PostgresStepLogger.logger
   ) {
+    let machineTable = PostgresMachineTable(
+      name: table, idColumn: Model.postgresIDColumn, machine: machine ?? table, isShared: false)
     engine = PostgresStepEngine(
-      client: client, definition: definition,
-      table: PostgresMachineTable(name: table, idColumn: Model.postgresIDColumn, machine: machine ?? table, isShared: false),
-      mapping: .record, clock: clock, configuration: configuration, logger: logger, notifications: notifications)
+      client: client, definition: definition, table: machineTable, mapping: .record, clock: clock,
+      configuration: configuration, logger: logger, notifications: notifications)
+    PostgresMachineTableCatalog.record(machineTable, definition: definition, client: client, logger: logger)
   }
 
   /// Registers the handler of an outbox topic (P16): it gets each message at least once, so it

@@ -8,6 +8,8 @@ import Foundation
 import PostgresNIO
 
 /// The statements waiting for an answer, each with its connection.
+///
+/// `@unchecked Sendable`: `waiting` and `watching` are read and written only under `lock`.
 final class PostgresStatementWatch: @unchecked Sendable {
   /// The watch of every store in the process.
   static let shared = PostgresStatementWatch()

@@ -23,6 +23,10 @@ import StateMachines
 }
 
 /// The steps of one PostgreSQL store: reads, the transaction and its writes.
+///
+/// `@unchecked Sendable`: its `var`s (the outbox handlers, the crash hook, the cached id type and
+/// lock statements) are read and written only under `lock`; every other property is a `let` of a
+/// `Sendable` value.
 final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _StoreEngine, @unchecked Sendable {
   let client: PostgresClient
   let definition: StateMachineDefinition<Model>

@@ -162,6 +162,8 @@ extension PostgresStateMachineStore: Service {
 }
 
 /// Wakes the scheduler's loop early: a signal sent while the loop works is kept for its next wait.
+///
+/// `@unchecked Sendable`: `pending` and `waiter` are read and written only under `lock`.
 final class PostgresWakeupSignal: @unchecked Sendable {
   private let lock = NSLock()
   private var pending = false

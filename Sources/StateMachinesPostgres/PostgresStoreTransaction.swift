@@ -101,6 +101,8 @@ public struct PostgresStoreTransaction<Model: PostgresStateMachineRecord>: Senda
 }
 
 /// The steps of an application transaction, whose held-back work runs after its COMMIT.
+///
+/// `@unchecked Sendable`: `steps` is read and written only under `lock`.
 final class PostgresHeldSteps: @unchecked Sendable {
   private let lock = NSLock()
   private var steps: [StoreStep] = []

@@ -12,6 +12,9 @@ import StateMachines
 ///
 /// It keeps every rule of ``SQLiteStateMachineStore`` (P1–P16); ids are strings. The
 /// `statemachine store` commands are built on it.
+///
+/// It is `Sendable` (`@unchecked`: its one stored property is a `let`, its engine, whose mutable
+/// fields are guarded by the engine's lock).
 public final class SQLiteInstanceStore: StateMachineInstanceStore, _StoreEngineBacked, @unchecked Sendable {
   let engine: SQLiteStepEngine<DynamicStateMachine>
   /// The engine the `StateMachineInstanceStore` members forward to.

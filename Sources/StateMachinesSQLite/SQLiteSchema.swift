@@ -45,6 +45,15 @@ public enum StateMachineTables {
     CREATE TABLE IF NOT EXISTS sm_machines (machine TEXT PRIMARY KEY, format TEXT NOT NULL, document TEXT NOT NULL,
       updated_at INTEGER NOT NULL)
     """,
+  ] + machineTablesStatements
+
+  /// The catalog of the applications' machine tables (`SQLiteMachineTableCatalog`): which table
+  /// holds a machine's rows and its definition, so that a tool shows them without the app's code.
+  static let machineTablesStatements = [
+    """
+    CREATE TABLE IF NOT EXISTS sm_machine_tables (machine TEXT PRIMARY KEY, table_name TEXT NOT NULL,
+      id_column TEXT NOT NULL, document TEXT, updated_at INTEGER NOT NULL)
+    """
   ]
 
   /// Creates the library's tables and indexes that are missing: `sm_transitions`, `sm_deadlines`,
@@ -58,6 +67,10 @@ extension DatabaseMigrator {
   /// Registers a migration named `stateMachineTables` that creates the library's tables.
   public mutating func registerStateMachineTables() {
     registerMigration("stateMachineTables") { db in try StateMachineTables.create(in: db) }
+    // Added later: a database migrated before it gets the catalog of machine tables too.
+    registerMigration("stateMachineTables.machineTables") { db in
+      for statement in StateMachineTables.machineTablesStatements { try db.execute(sql: statement) }
+    }
   }
 }
 

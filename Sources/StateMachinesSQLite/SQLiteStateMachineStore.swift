@@ -26,6 +26,10 @@ import StateMachines
 ///   try orders.fire("ship", on: 42, in: db)   // `after` runs once this write commits
 /// }
 /// ```
+///
+/// It is `Sendable` (`@unchecked`: its stored properties are `let`s, its engine, whose mutable
+/// fields are guarded by the engine's lock, and a serial queue; `Model` need not be `Sendable`,
+/// as objects cross tasks only in hand-offs made for one step).
 public final class SQLiteStateMachineStore<Model>: StateMachineStore, _StoreEngineBacked, @unchecked Sendable
 where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & TableRecord {
   let engine: SQLiteStepEngine<Model>
@@ -37,14 +41,20 @@ where Model: StoreManagedStateMachine & FetchableRecord & EncodableRecord & Tabl
 
   /// A store of `Model`'s rows in `table` (by default the record's table), addressed by
   /// `idColumn`, named `machine` in the library's tables (by default the table's name).
+  ///
+  /// The store records the table and its definition's JSON document in the library's
+  /// `sm_machine_tables` (when the library's tables exist), so that `statemachine inspect --db`
+  /// shows the rows without the application's code.
   public init(
     _ writer: any DatabaseWriter, definition: StateMachineDefinition<Model> = Model.stateMachine,
     table: String = Model.databaseTableName, idColumn: String = "id", machine: String? = nil,
     clock: StoreClock = .system, configuration: StoreConfiguration<Model> = .init()
   ) {
+    let machineTable = SQLiteMachineTable.own(table, idColumn: idColumn, machine: machine ?? table)
     engine = SQLiteStepEngine(
-      writer: writer, definition: definition, table: .own(table, idColumn: idColumn, machine: machine ?? table),
-      mapping: .record, clock: clock, configuration: configuration)
+      writer: writer, definition: definition, table: machineTable, mapping: .record, clock: clock,
+      configuration: configuration)
+    SQLiteMachineTableCatalog.record(machineTable, definition: definition, in: writer)
   }
 
   /// Registers the handler of an outbox topic (P16): it gets each message at least once, so it

@@ -22,6 +22,9 @@ import StateMachines
 }
 
 /// The steps of one SQLite store: reads, the transaction and its writes.
+///
+/// `@unchecked Sendable`: its `var`s (the outbox handlers, the crash hook, the cached `UPDATE`s)
+/// are read and written only under `lock`; every other property is a `let` of a `Sendable` value.
 final class SQLiteStepEngine<Model: StateMachineObject & SendableMetatype>: _StoreEngine, @unchecked Sendable {
   let writer: any DatabaseWriter
   let definition: StateMachineDefinition<Model>

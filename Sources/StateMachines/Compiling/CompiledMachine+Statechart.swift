@@ -15,8 +15,8 @@ extension CompiledMachine {
     guard store.maxEventlessMicrosteps >= 1 else {
       throw .invalidValue("\(store.maxEventlessMicrosteps)", context: "maxEventlessMicrosteps")
     }
-    let chart = try Statechart.compile(store, tree: tree, events: eventNames)
-    chart.maxEventlessMicrosteps = store.maxEventlessMicrosteps
+    // Without plans: the final chart, made below, adds them.
+    let unplanned = try Statechart.compile(store, tree: tree, events: eventNames)
     identityToken = DefinitionIdentity()
     identity = ObjectIdentifier(identityToken)
     maxSteps = store.maxStepsPerRunToCompletion
@@ -25,7 +25,7 @@ extension CompiledMachine {
     events = eventNames.names
     stateTable = NameTable(tree.paths)
     eventTable = NameTable(events)
-    initialStateIndex = chart.rootInitial.first ?? 0
+    initialStateIndex = unplanned.rootInitial.first ?? 0
     let eventIndexByName = eventNames.index
     for callback in store.beforeCallbacks + store.afterCallbacks where eventIndexByName[callback.name] == nil {
       throw callback.name.isEmpty
@@ -80,7 +80,7 @@ extension CompiledMachine {
     for state in 0..<tree.count {
       fastSlots[TransitionSlot.position(event: events.count, state: state, columnHeight: tree.count)] = .none
     }
-    chart.hasTriggers = triggers.contains { !$0.isEmpty }
+    let hasTriggers = triggers.contains { !$0.isEmpty }
     // Observers, the log and notifications see every step: no slot may skip it.
     let everyStepRuns = !store.observers.isEmpty || store.log != nil || store.postsStateNotifications
     // Worked out once as plain flags: planning asks for every state of every slot, and reading the
@@ -92,12 +92,15 @@ extension CompiledMachine {
     }
     let eventRunsCode = (0..<events.count).map { !before[$0].isEmpty || !after[$0].isEmpty }
     let code = StepPlans.Code(state: { stateRunsCode[Int($0)] }, event: { eventRunsCode[Int($0)] })
-    if !chart.isNested {
-      chart.plans = StepPlans.parallel(chart, events: events.count, code: code)
+    let chart: Statechart<Model>
+    if !unplanned.isNested {
+      chart = Statechart(
+        unplanned, plans: StepPlans.parallel(unplanned, events: events.count, code: code), hasTriggers: hasTriggers)
     } else {
-      // Triggers check their state's entry record, which then lives in the extras.
-      if chart.hasTriggers { chart.nestedNeedsRecord = true }
-      chart.plans = StepPlans.nested(chart, events: events.count, code: code, fast: &fastSlots)
+      // Triggers check their state's entry record, which then lives in the extras (the
+      // initializer sets `nestedNeedsRecord`).
+      let plans = StepPlans.nested(unplanned, events: events.count, code: code, fast: &fastSlots)
+      chart = Statechart(unplanned, plans: plans, hasTriggers: hasTriggers)
       // The state index always holds a leaf once the machine started: other rows are never read.
       for state in 0..<tree.count where !chart.isAtomic(Int32(state)) {
         for event in 0..<events.count {

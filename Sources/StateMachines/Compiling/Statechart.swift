@@ -2,6 +2,10 @@
 /// step (SCXML Appendix D on indices) reads. Built once per definition, when the builder declares
 /// nested or parallel states, pseudostates, eventless transitions or forks; a flat definition has
 /// none and keeps the flat tables.
+///
+/// `@unchecked Sendable`: every property is a `let`, set before the chart is shared (the kept
+/// chart is made by ``init(_:plans:hasTriggers:)``). It is not checked only because it holds the
+/// definition's guards and actions, which run as ``StateMachineDefinition`` says.
 @usableFromInline
 final class Statechart<Model>: @unchecked Sendable {
   /// One transition, resolved.
@@ -69,20 +73,19 @@ final class Statechart<Model>: @unchecked Sendable {
   @usableFromInline
   let hasEventless: Bool
   /// The most eventless microsteps per event (S12).
-  @usableFromInline @exclusivity(unchecked)
-  var maxEventlessMicrosteps = 1_000
+  @usableFromInline let maxEventlessMicrosteps: Int
   /// No parallel state: one active leaf, kept in the storage's state index (§6).
   @usableFromInline let isNested: Bool
   /// The planned slots of the nested shape, or of a parallel chart with few configurations.
   ///
-  /// This and the other `var`s are set once, while compiling, before the chart is shared: the
-  /// dynamic exclusivity check would only slow every step.
-  @usableFromInline @exclusivity(unchecked) var plans = StepPlans()
+  /// Planning reads the chart, so ``compile(_:tree:events:)`` returns a chart without plans and
+  /// ``init(_:plans:hasTriggers:)`` makes the one that is kept.
+  @usableFromInline let plans: StepPlans
   /// For the nested shape: whether the per-object extras must hold the configuration record
   /// (history pseudostates or triggers need it); otherwise the state index is all.
-  @usableFromInline @exclusivity(unchecked) var nestedNeedsRecord: Bool
+  @usableFromInline let nestedNeedsRecord: Bool
   /// Whether any state arms a timeout or notification (S18): only then are entry serials kept.
-  @usableFromInline @exclusivity(unchecked) var hasTriggers = false
+  @usableFromInline let hasTriggers: Bool
 
   @usableFromInline var count: Int { tree.count }
 
@@ -90,7 +93,7 @@ final class Statechart<Model>: @unchecked Sendable {
     tree: StateTree, transitions: [ChartTransition], initial: [[Int32]], rootInitial: [Int32],
     initialActions: [MachineCallback<Model>?], rootInitialAction: MachineCallback<Model>?,
     historyDefaults: [[Int32]], historyActions: [MachineCallback<Model>?], junctionPaths: [[Path]],
-    joinTargets: [Int32], joinSources: [[Int32]], doneEvents: [Int32]
+    joinTargets: [Int32], joinSources: [[Int32]], doneEvents: [Int32], maxEventlessMicrosteps: Int
   ) {
     self.tree = tree
     self.transitions = transitions
@@ -125,6 +128,37 @@ final class Statechart<Model>: @unchecked Sendable {
     hasEventless = transitions.contains { $0.event == -1 }
     isNested = !tree.kinds.contains(.parallel)
     nestedNeedsRecord = tree.kinds.contains { if case .history = $0 { return true } else { return false } }
+    self.maxEventlessMicrosteps = maxEventlessMicrosteps
+    plans = StepPlans()
+    hasTriggers = false
+  }
+
+  /// `unplanned` (as ``compile(_:tree:events:)`` returns it) with its step plans, worked out from
+  /// it, and whether any state arms a trigger: the chart a definition keeps. Every property is a
+  /// `let`, so the chart never changes once shared.
+  init(_ unplanned: Statechart, plans: StepPlans, hasTriggers: Bool) {
+    tree = unplanned.tree
+    transitions = unplanned.transitions
+    transitionsFrom = unplanned.transitionsFrom
+    rootTransitions = unplanned.rootTransitions
+    initial = unplanned.initial
+    rootInitial = unplanned.rootInitial
+    initialActions = unplanned.initialActions
+    rootInitialAction = unplanned.rootInitialAction
+    historyDefaults = unplanned.historyDefaults
+    historyActions = unplanned.historyActions
+    historyChildren = unplanned.historyChildren
+    junctionPaths = unplanned.junctionPaths
+    joinTargets = unplanned.joinTargets
+    joinSources = unplanned.joinSources
+    doneEvents = unplanned.doneEvents
+    hasEventless = unplanned.hasEventless
+    maxEventlessMicrosteps = unplanned.maxEventlessMicrosteps
+    isNested = unplanned.isNested
+    self.plans = plans
+    self.hasTriggers = hasTriggers
+    // Triggers check their state's entry record, which in the nested shape then lives in the extras.
+    nestedNeedsRecord = unplanned.nestedNeedsRecord || (unplanned.isNested && hasTriggers)
   }
 
   // MARK: Shape queries (SCXML D: isAtomicState, isCompoundState, …)
@@ -360,7 +394,7 @@ extension Statechart {
       tree: tree, transitions: transitions, initial: initial, rootInitial: rootInitial,
       initialActions: initialActions, rootInitialAction: store.rootInitialAction, historyDefaults: historyDefaults,
       historyActions: historyActions, junctionPaths: junctionPaths, joinTargets: joinTargets, joinSources: joinSources,
-      doneEvents: doneEvents)
+      doneEvents: doneEvents, maxEventlessMicrosteps: store.maxEventlessMicrosteps)
   }
 
   /// The event raised when `state` is done (S16).

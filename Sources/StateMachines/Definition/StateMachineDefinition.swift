@@ -20,6 +20,9 @@
 /// The closures it holds are called on whatever thread fires the event; for a `Sendable` object,
 /// one step at a time (the machine's busy mark), but outside its lock, so they may fire events of
 /// this or other machines. They should capture nothing that is not safe to use from there.
+///
+/// It is `Sendable` (`@unchecked`: it does not change once its initializer returns, and the
+/// closures, which are not checked `Sendable`, run as the paragraph above says).
 public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked Sendable {
   @usableFromInline let compiled: CompiledMachine<Model>
   /// The state and event names every ``Transition`` of a flat step reads, by index.

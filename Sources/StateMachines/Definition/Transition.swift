@@ -81,7 +81,9 @@ struct NoPayload: Sendable {
 }
 
 /// The names a ``Transition`` reads: a definition's state and event tables, shared by all its
-/// steps, or the explicit names of one transition. Immutable.
+/// steps, or the explicit names of one transition.
+///
+/// `@unchecked Sendable`: immutable, every property a `let` of a `Sendable` value.
 @usableFromInline
 final class TransitionNames: @unchecked Sendable {
   /// The definition's states and events (empty for explicit names).

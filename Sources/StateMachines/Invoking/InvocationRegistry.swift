@@ -5,6 +5,8 @@ import Foundation
 ///
 /// It has its own lock, so that a task can finish, and tests can wait, from any thread; the
 /// object's lock (when it has one) is always taken first.
+///
+/// `@unchecked Sendable`: every mutable field is read and written only under `lock`.
 final class InvocationRegistry: @unchecked Sendable {
   private struct Entry {
     let id: String

@@ -13,6 +13,17 @@ extension StateMachineDefinition {
     if let definitionError { throw definitionError }
     return try JSONExporter(declarations).document().text
   }
+
+  /// The definition's shape as a `statemachines/1` document, for tools that show a machine
+  /// without its code (the catalog of machine tables, the Inspecting article): what the format
+  /// cannot express is left out instead of refused. A guard written in code is written as the
+  /// guard named `code` (so a tool still sees that the transition is guarded); actions and
+  /// callbacks in code, wildcard, notification and terminating transitions and invokes whose
+  /// work is code are left out.
+  package func jsonOutline() throws(DefinitionError) -> String {
+    if let definitionError { throw definitionError }
+    return try JSONExporter(declarations, outline: true).document().text
+  }
 }
 
 /// Writes a builder's declarations as a `statemachines/1` document.
@@ -26,35 +37,54 @@ struct JSONExporter<Model> {
   /// Per tree node, its invokes (declaration order).
   private var invocations: [[InvocationSpec<Model>]]
 
-  init(_ store: BuilderStore<Model>) throws(DefinitionError) {
+  /// Whether what the format cannot express is left out (``StateMachineDefinition/jsonOutline()``)
+  /// rather than refused.
+  let outline: Bool
+
+  /// The name an outline gives a guard written in code.
+  static var codeGuard: String { "code" }
+
+  init(_ store: BuilderStore<Model>, outline: Bool = false) throws(DefinitionError) {
     self.store = store
+    self.outline = outline
     tree = try StateTree(store)
     transitions = Array(repeating: [], count: tree.count)
     entries = Array(repeating: [], count: tree.count)
     exits = Array(repeating: [], count: tree.count)
     invocations = Array(repeating: [], count: tree.count)
     for invocation in store.invocations {
-      guard invocation.source != nil else { throw Self.cannot("an invoke whose work is written in code ('\(invocation.id)')") }
+      guard invocation.source != nil else {
+        if outline { continue }
+        throw Self.cannot("an invoke whose work is written in code ('\(invocation.id)')")
+      }
       invocations[Int(try tree.resolve(invocation.state, context: "export"))].append(invocation)
     }
     for spec in store.transitions {
+      if outline && (spec.from == nil || spec.notification != nil || spec.terminates) { continue }
       guard let from = spec.from else { throw Self.cannot("a wildcard transition ('\(spec.event)')") }
       if spec.notification != nil { throw Self.cannot("a notification trigger ('\(spec.event)')") }
       if spec.terminates { throw Self.cannot("a terminating transition ('\(spec.event)')") }
-      if spec.guardBody != nil && spec.guardName == nil { throw Self.cannot("a guard written in code ('\(spec.event)')") }
-      if spec.action != nil && spec.actionNames.isEmpty { throw Self.cannot("an action written in code ('\(spec.event)')") }
+      if !outline && spec.guardBody != nil && spec.guardName == nil {
+        throw Self.cannot("a guard written in code ('\(spec.event)')")
+      }
+      if !outline && spec.action != nil && spec.actionNames.isEmpty {
+        throw Self.cannot("an action written in code ('\(spec.event)')")
+      }
       // An invoke's result transitions are written under the invoke (appendInvokes).
       if spec.invokeID != nil { continue }
       for reference in from { transitions[Int(try tree.resolve(reference, context: "export"))].append(spec) }
     }
     for action in store.entryActions {
+      if outline && action.name == nil { continue }
       guard let name = action.name else { throw Self.cannot("an entry action written in code") }
       entries[Int(try tree.resolve(action.state, context: "export"))].append(name)
     }
     for action in store.exitActions {
+      if outline && action.name == nil { continue }
       guard let name = action.name else { throw Self.cannot("an exit action written in code") }
       exits[Int(try tree.resolve(action.state, context: "export"))].append(name)
     }
+    if outline { return }
     if store.rootInitialAction != nil || store.nodes.contains(where: { $0.initialAction != nil || $0.defaultAction != nil }) {
       throw Self.cannot("an initial or history action written in code")
     }
@@ -106,12 +136,14 @@ struct JSONExporter<Model> {
     case .junction:
       members.append(("type", .string("junction")))
       let paths = try declared.junctionPaths.map { path throws(DefinitionError) -> JSONOutput in
-        if path.guardBody != nil && path.guardName == nil { throw Self.cannot("a junction guard written in code") }
-        if path.action != nil && path.actionNames.isEmpty { throw Self.cannot("a junction action written in code") }
+        if !outline && path.guardBody != nil && path.guardName == nil { throw Self.cannot("a junction guard written in code") }
+        if !outline && path.action != nil && path.actionNames.isEmpty { throw Self.cannot("a junction action written in code") }
         var fields: [(String, JSONOutput)] = [
           ("target", .string(try reference(to: try tree.resolve(path.target, context: "export"), from: node)))
         ]
-        if let guardName = path.guardName { fields.append(("guard", .string(guardName))) }
+        if let guardName = path.guardName ?? (path.guardBody != nil ? Self.codeGuard : nil) {
+          fields.append(("guard", .string(guardName)))
+        }
         if !path.actionNames.isEmpty { fields.append(("actions", .array(path.actionNames.map { .string($0) }))) }
         return .object(fields)
       }
@@ -207,7 +239,9 @@ struct JSONExporter<Model> {
     if spec.kind != defaultKind {
       fields.append(("kind", .string(spec.kind == .local ? "local" : spec.kind == .internal ? "internal" : "external")))
     }
-    if let guardName = spec.guardName { fields.append(("guard", .string(guardName))) }
+    if let guardName = spec.guardName ?? (spec.guardBody != nil ? Self.codeGuard : nil) {
+      fields.append(("guard", .string(guardName)))
+    }
     if !spec.actionNames.isEmpty { fields.append(("actions", .array(spec.actionNames.map { .string($0) }))) }
     if let description = spec.description { fields.append(("description", .string(description))) }
     return .object(fields)

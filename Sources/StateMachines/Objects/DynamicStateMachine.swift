@@ -11,7 +11,8 @@
 /// ```
 ///
 /// Callbacks receive the `DynamicStateMachine`. It is `Sendable`: events from several threads are
-/// serialised by its lock.
+/// serialised by its lock (`@unchecked`: its one mutable field, the machine's storage, is read
+/// and written only under that lock; the definition is a `let`).
 public final class DynamicStateMachine: StateMachineObject, @unchecked Sendable {
   /// The definition that drives this machine.
   public let stateMachineDefinition: StateMachineDefinition<DynamicStateMachine>

@@ -8,6 +8,8 @@ import Foundation
 /// Sequence numbers are given and records yielded under one lock, so that every stream sees the
 /// records in sequence order even when they come from several threads (an invocation finishing
 /// while a step runs). Thread-safe: a stream may be cancelled from anywhere.
+///
+/// `@unchecked Sendable`: every mutable field is read and written only under `lock`.
 @usableFromInline
 final class InspectionStreams: @unchecked Sendable {
   private let lock = NSLock()

@@ -16,6 +16,11 @@ extension Notification.Name {
 /// A subscription to a state's entries, exits or internal transitions
 /// (``StateMachineObject/subscribeToEntry(at:_:)``): it lasts until ``cancel()`` is called or the
 /// token goes away.
+///
+/// It is `Sendable` (`@unchecked`: the cancellation is taken and cleared under a lock of the
+/// token's, so it runs once, and it removes the subscription under the object's lock). An object
+/// without a lock (actor-isolated, or not `Sendable`) has none to take: cancel its token, or let
+/// it go, in the object's own context.
 public final class StateMachineSubscription: @unchecked Sendable {
   private let lock = NSLock()
   private var onCancel: (() -> Void)?

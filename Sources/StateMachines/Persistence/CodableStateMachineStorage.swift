@@ -22,6 +22,10 @@ public protocol StateMachineDefinitionProvider {
 /// A box, because encoding reads it from the object without the runtime's help: the box's address
 /// names the lock that guards the storage, so encoding a `Sendable` object takes a consistent
 /// snapshot even while another thread fires its events.
+///
+/// It is `Sendable` (`@unchecked`: for a `Sendable` object the runtime reads and writes
+/// ``storage`` only under ``lock``, and encoding always takes it; the box of an object that is
+/// not `Sendable` stays in that object's one context).
 public final class CodableStateMachineStorage<Provider: StateMachineDefinitionProvider>: Codable,
   @unchecked Sendable
 {

@@ -16,7 +16,8 @@ import Foundation
 ///
 /// One lock guards the whole store, so ``FireOptions/LockMode/noWait`` answers
 /// ``StateMachineStoreError/locked(id:)`` whenever any operation holds it, not only one on the
-/// same row.
+/// same row. That lock is also what makes it `Sendable` (`@unchecked`): every mutable property is
+/// read and written only under it; the others are `let`s.
 public final class InMemoryStateMachineStore<Model: StoreManagedStateMachine & Codable>: StateMachineStore,
   @unchecked Sendable
 {

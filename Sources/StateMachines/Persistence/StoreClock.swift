@@ -21,6 +21,8 @@ public enum StoreClock: Sendable {
 
 /// A wall clock for tests: it starts at a fixed date and moves only by ``advance(by:)`` or
 /// ``set(_:)``, so a test can make deadlines due without waiting, or move it back (P15).
+///
+/// It is `Sendable` (`@unchecked`: its time is read and written only under its lock).
 public final class ManualStoreClock: @unchecked Sendable {
   private let lock = NSLock()
   private var current: Date

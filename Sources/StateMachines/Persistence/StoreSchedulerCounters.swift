@@ -6,6 +6,8 @@ import Foundation
 
 /// The counters of a scheduler loop: ``StateMachineStore/runScheduler(poll:batch:maxBackoff:passTimeout:counters:onFailure:)``
 /// or a PostgreSQL store's scheduler service. Read ``snapshot`` at any time, from any task.
+///
+/// It is `Sendable` (`@unchecked`: every access to the counters happens under its lock).
 public final class StoreSchedulerCounters: @unchecked Sendable {
   /// The counters at one moment.
   public struct Snapshot: Sendable, Hashable {
@@ -32,7 +34,6 @@ public final class StoreSchedulerCounters: @unchecked Sendable {
     public var oldestDueDeadlineAge: Duration?
   }
 
-  // `@unchecked Sendable`: every access to `value` happens under `lock`.
   private let lock = NSLock()
   private var value = Snapshot()
 

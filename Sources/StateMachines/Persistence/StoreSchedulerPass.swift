@@ -46,8 +46,9 @@ public struct StoreSchedulerTimeout: Error, CustomStringConvertible {
 }
 
 /// The outcome of one pass, given once: by the pass, its timer or the caller's cancellation.
+///
+/// `@unchecked Sendable`: `result` and `waiter` are read and written only under `lock`.
 private final class PassOutcome<T: Sendable>: @unchecked Sendable {
-  // `@unchecked Sendable`: `result` and `waiter` change only under `lock`.
   private let lock = NSLock()
   private var result: Result<T, StateMachineStoreError>?
   private var waiter: CheckedContinuation<Result<T, StateMachineStoreError>, Never>?

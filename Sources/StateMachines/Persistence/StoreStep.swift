@@ -58,6 +58,9 @@ public struct StoreStep: Sendable {
 }
 
 /// The held-back work of one step; runs once.
+///
+/// `@unchecked Sendable`: `work` is taken and emptied under `lock`, so it runs at most once, on
+/// the thread that calls ``StoreStep/committed()``; `report` is a `let`.
 final class HeldBack: @unchecked Sendable {
   private let lock = NSLock()
   private var work: [() throws -> Void]

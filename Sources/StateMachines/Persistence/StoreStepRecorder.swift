@@ -8,6 +8,10 @@ import Foundation
 
 /// What a store step did, recorded by the runtime's hooks; read by `storeStep` once the run to
 /// completion is over.
+///
+/// `@unchecked Sendable`: only one thread uses it, the one that owns the machine's step (the
+/// object's other threads queue their events instead of stepping), from `storeStep` setting it
+/// to `storeStep` reading it.
 @usableFromInline
 final class StoreStepRecorder: @unchecked Sendable {
   /// One entry per microstep, in order: the history rows (P2).

@@ -8,6 +8,9 @@ import Foundation
 /// // sm.clock = clock
 /// await clock.advance(by: .seconds(5))   // every timeout due by then has been delivered
 /// ```
+///
+/// It is `Sendable` (`@unchecked`: its time, sleepers and armed timeouts are read and written
+/// only under its lock).
 public final class ManualClock: Clock, @unchecked Sendable {
   /// A point in manual time: the duration since the clock was created.
   public struct Instant: InstantProtocol {

@@ -7,6 +7,10 @@ import Foundation
 ///
 /// The queue and ``epoch`` change under the object's lock (other threads queue events and check
 /// epochs); the rest only on the thread that owns the machine's step.
+///
+/// `@unchecked Sendable`: that discipline keeps it safe. ``queue``, ``epoch`` and the fields
+/// documented so change under the object's lock, the others only on the thread that owns the
+/// machine's step (its busy mark); ``streams`` and ``invocations`` have locks of their own.
 @usableFromInline
 final class StateMachineExtras: @unchecked Sendable {
   /// Events fired while a step runs, processed before the machine goes idle.
@@ -128,6 +132,8 @@ public struct CompletedTransition: Sendable, Equatable, CustomStringConvertible 
 
 /// The continuations of an object's transition streams; thread-safe because a stream may be
 /// cancelled from anywhere.
+///
+/// `@unchecked Sendable`: `continuations` and `nextID` are read and written only under `lock`.
 final class TransitionStreams: @unchecked Sendable {
   private let lock = NSLock()
   private var continuations: [UInt64: AsyncStream<CompletedTransition>.Continuation] = [:]

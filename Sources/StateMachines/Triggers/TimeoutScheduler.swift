@@ -29,6 +29,9 @@ private let suspendingClockScheduler = SleepingTimeoutScheduler(SuspendingClock(
 /// A deadline heap and one task that sleeps until the earliest deadline. The task sleeps at most
 /// a second at a time, so a sleep that an earlier deadline interrupts (by cancelling it) holds
 /// its memory for at most that second; it ends when no timeout is armed.
+///
+/// `@unchecked Sendable`: `queue` and `sleeper` are read and written only under `lock`; `clock`
+/// is a `let` (a clock is `Sendable`).
 final class SleepingTimeoutScheduler<C: Clock<Duration>>: TimeoutScheduler, @unchecked Sendable {
   private let clock: C
   private let lock = NSLock()

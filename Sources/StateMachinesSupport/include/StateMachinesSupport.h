@@ -61,11 +61,20 @@ static inline void sm_unlock(uintptr_t object) {
 /// Gives up the processor for a moment: a thread that waits for a busy machine.
 void sm_pause(uint32_t round);
 
-/// How many machine steps the current thread is running, and the first few machines.
+/// How many machine steps the current thread is running, and their machines: the first
+/// SM_STEPS_RECORDED in place, any deeper ones in `overflow`, which a thread allocates when it
+/// nests deeper (a callback of one machine firing another, and so on) and frees when it comes
+/// back. So `sm_steps_owns` is exact at any depth: a thread 17 machines deep still queues an
+/// event of its own innermost machine as its own (Semantics §Run to completion).
 #define SM_STEPS_RECORDED 16
 typedef struct {
   uintptr_t machines[SM_STEPS_RECORDED];
   uint32_t depth;
+  /// The room in `overflow`, in machines.
+  uint32_t capacity;
+  /// The machines past the first SM_STEPS_RECORDED (`depth - SM_STEPS_RECORDED` of them), or
+  /// NULL while the thread is no deeper than SM_STEPS_RECORDED.
+  uintptr_t *_Nullable overflow;
 } sm_thread_steps;
 
 /// The current thread's steps (defined in StateMachinesSupport.c). Reached inline: a call per
@@ -74,28 +83,47 @@ extern _Thread_local sm_thread_steps sm_thread_current_steps;
 
 static inline sm_thread_steps *_Nonnull sm_current_steps(void) { return &sm_thread_current_steps; }
 
+/// Records `object` at `steps->depth` (at least SM_STEPS_RECORDED) in `overflow`, growing it
+/// (out of line: only a thread that deep comes here). Aborts when memory runs out, as a Swift
+/// allocation does.
+void sm_steps_push_overflow(sm_thread_steps *_Nonnull steps, uintptr_t object);
+
+/// Frees `overflow`: the thread is back at SM_STEPS_RECORDED steps.
+void sm_steps_release_overflow(sm_thread_steps *_Nonnull steps);
+
+/// Whether `object` is one of the machines in `overflow`.
+bool sm_steps_owns_overflow(const sm_thread_steps *_Nonnull steps, uintptr_t object);
+
 /// Records that the current thread runs a step of `object` (it owns the machine's busy mark).
 static inline void sm_steps_push(uintptr_t object) {
   sm_thread_steps *steps = sm_current_steps();
-  if (steps->depth < SM_STEPS_RECORDED) steps->machines[steps->depth] = object;
+  if (__builtin_expect(steps->depth < SM_STEPS_RECORDED, 1)) {
+    steps->machines[steps->depth] = object;
+  } else {
+    sm_steps_push_overflow(steps, object);
+  }
   steps->depth += 1;
 }
 
 /// Records that the current thread finished its innermost step.
-static inline void sm_steps_pop(void) { sm_current_steps()->depth -= 1; }
+static inline void sm_steps_pop(void) {
+  sm_thread_steps *steps = sm_current_steps();
+  steps->depth -= 1;
+  // Back from SM_STEPS_RECORDED + 1: the last machine in `overflow` is gone.
+  if (__builtin_expect(steps->depth == SM_STEPS_RECORDED, 0)) sm_steps_release_overflow(steps);
+}
 
 /// Whether the current thread is running a step of any machine.
 static inline bool sm_steps_inside(void) { return sm_current_steps()->depth != 0; }
 
-/// Whether the current thread is running a step of `object`. (Past SM_STEPS_RECORDED nested
-/// machines the outer ones are not recorded; the answer for those is false.)
+/// Whether the current thread is running a step of `object`, at any depth.
 static inline bool sm_steps_owns(uintptr_t object) {
   sm_thread_steps *steps = sm_current_steps();
   uint32_t count = steps->depth < SM_STEPS_RECORDED ? steps->depth : SM_STEPS_RECORDED;
   for (uint32_t index = 0; index < count; index++) {
     if (steps->machines[index] == object) return true;
   }
-  return false;
+  return __builtin_expect(steps->depth > SM_STEPS_RECORDED, 0) && sm_steps_owns_overflow(steps, object);
 }
 
 #endif

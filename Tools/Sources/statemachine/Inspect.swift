@@ -18,10 +18,13 @@ struct Inspect: AsyncParsableCommand {
   @Argument(help: "A definition file (our JSON, TBStateMachine JSON or SCXML); or use --db and --machine.")
   var file: String?
 
-  @Option(help: "A store's database (as for `statemachine store`): show its rows of --machine instead of a file's machine.")
+  @Option(help: "A store's database (as for `statemachine store`): show its machines' rows instead of a file's machine.")
   var db: String?
 
-  @Option(help: "With --db: the machine whose rows to show.")
+  @Option(
+    help:
+      "With --db: the one machine whose rows to show; without it, every machine of the database and every application table its stores recorded."
+  )
   var machine: String?
 
   @Option(help: "The TCP port; 0 picks a free one.")
@@ -34,16 +37,19 @@ struct Inspect: AsyncParsableCommand {
   var allowRemote = false
 
   func validate() throws {
-    guard (file == nil) == (db != nil) else { throw ValidationError("give either a definition FILE or --db with --machine") }
-    guard (db == nil) == (machine == nil) else { throw ValidationError("--db and --machine go together") }
+    guard (file == nil) == (db != nil) else { throw ValidationError("give either a definition FILE or --db") }
+    guard db != nil || machine == nil else { throw ValidationError("--machine goes with --db") }
   }
 
   func run() async throws {
-    if let db, let machine {
+    if let db {
       try await runReporting {
-        try await StoreMachine.with(try StoreOptions.parse(["--db", db, "--machine", machine])) { store in
+        try await StoreBackends.with(db, create: false) { database in
+          let machines = try await InspectStore.machines(of: database, named: self.machine)
           let inspector = try await start()
-          inspector.attach(store: InspectStore(machine: store).view, definition: store.definition, name: machine)
+          for store in machines {
+            inspector.attach(store: InspectStore(machine: store).view, definition: store.definition, name: store.name)
+          }
           try await serve(inspector)
         }
       }

@@ -2,11 +2,30 @@ import Foundation
 import StateMachines
 import StateMachinesInspector
 
-/// `statemachine inspect --db DB --machine NAME`: the inspector page for a store's rows of one
+/// `statemachine inspect --db DB [--machine NAME]`: the inspector page for a store's rows of one
 /// machine (the Inspecting article): how many rows are in each state, any row's history and
-/// deadlines, and events fired through the store.
+/// deadlines, and events fired through the store (not on an application's own table).
 struct InspectStore {
   let machine: StoreMachine
+
+  /// The machines to show: `name` alone (a chart of `sm_machines`, else a recorded table), or
+  /// every chart and every recorded application table of the database.
+  static func machines(of database: any StoreBackend, named name: String?) async throws -> [StoreMachine] {
+    let tables = try await database.machineTables()
+    if let name {
+      if let table = tables.first(where: { $0.machine == name }) { return [try StoreMachine(database, table: table)] }
+      return [try await StoreMachine(database, name: name)]
+    }
+    var machines: [StoreMachine] = []
+    for chart in try await database.chartNames() { machines.append(try await StoreMachine(database, name: chart)) }
+    for table in tables where !machines.contains(where: { $0.name == table.machine }) {
+      machines.append(try StoreMachine(database, table: table))
+    }
+    guard !machines.isEmpty else {
+      throw ToolError("error: \(database.label): no machine (no chart in sm_machines, no table in sm_machine_tables)")
+    }
+    return machines
+  }
 
   /// The store as the inspector reads it.
   var view: InspectorStore {
@@ -26,7 +45,7 @@ private final class StoreAccess: @unchecked Sendable {
   init(_ machine: StoreMachine) { self.machine = machine }
 
   func rows() async throws -> [InspectorStore.Row] {
-    let states = try await machine.database.states(machine.name)
+    let states = try await machine.database.states(machine.rows)
     // A row whose state the chart lacks has no configuration to draw (its count shows nowhere).
     return states.sorted { $0.key < $1.key }.map { id, state in
       InspectorStore.Row(id: id, state: state, configuration: machine.definition.activeStates(inStored: state))
@@ -34,7 +53,7 @@ private final class StoreAccess: @unchecked Sendable {
   }
 
   func instance(_ id: String) async throws -> InspectorJSON? {
-    guard let snapshot = try await machine.database.snapshot(machine.name, id: id) else { return nil }
+    guard let snapshot = try await machine.database.snapshot(machine.rows, id: id) else { return nil }
     let history = try await machine.call { () async throws(StateMachineStoreError) in
       try await machine.store.history(of: id)
     }
@@ -60,6 +79,13 @@ private final class StoreAccess: @unchecked Sendable {
   }
 
   func fire(_ id: String, _ event: String, _ payload: InspectorJSON?) async throws -> InspectorStore.Outcome {
+    if case .table(let table) = machine.rows {
+      let state = try await machine.database.snapshot(machine.rows, id: id)?.state ?? ""
+      return .init(
+        outcome: "rejected",
+        reason: "'\(table.table)' is an application's table: its events are fired by the application, whose callbacks are not here",
+        state: state)
+    }
     guard machine.definition.hasEvent(event) else {
       return .init(outcome: "rejected", reason: "'\(event)' is not an event of machine '\(machine.name)'", state: "")
     }

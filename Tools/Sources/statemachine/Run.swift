@@ -21,6 +21,8 @@ struct Run: AsyncParsableCommand {
 
   /// Names logged as the machine runs (the actions of a step, the result events of invokes), in
   /// order; results arrive on other threads.
+  ///
+  /// `@unchecked Sendable`: `entries` is read and written only under `lock`.
   final class NameLog: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String] = []
@@ -91,6 +93,8 @@ struct Run: AsyncParsableCommand {
   }
 
   /// Holds the stub work until ``open()``: the results of a step's invokes come after the step.
+  ///
+  /// `@unchecked Sendable`: `isOpen` and `waiters` are read and written only under `lock`.
   final class StubGate: @unchecked Sendable {
     private let lock = NSLock()
     private var isOpen = false

@@ -27,10 +27,17 @@ protocol StoreBackend {
     -> (rows: Int, problems: [String])
 
   /// `show`: the row `id` and its pending deadlines, read in one snapshot; `nil` when there is no row.
-  func snapshot(_ machine: String, id: String) async throws -> InstanceSnapshot?
+  func snapshot(_ rows: StoredRows, id: String) async throws -> InstanceSnapshot?
 
   /// Every row's state, by id.
-  func states(_ machine: String) async throws -> [String: String]
+  func states(_ rows: StoredRows) async throws -> [String: String]
+
+  /// The machines whose charts `sm_machines` stores, by name.
+  func chartNames() async throws -> [String]
+
+  /// The applications' machine tables that their stores recorded (none when the database
+  /// predates the catalog).
+  func machineTables() async throws -> [MachineTable]
 
   /// One line saying what `error` is.
   func describe(_ error: any Error) -> String

@@ -48,12 +48,14 @@ extension StoreDatabase: StoreBackend {
     }
   }
 
-  func snapshot(_ machine: String, id: String) async throws -> InstanceSnapshot? {
-    try read { db -> InstanceSnapshot? in
+  func snapshot(_ rows: StoredRows, id: String) async throws -> InstanceSnapshot? {
+    let (fromWhere, key, bindsMachine) = rows.selection(quote: \.quotedDatabaseIdentifier)
+    let machine = rows.machine
+    return try read { db -> InstanceSnapshot? in
       guard
         let row = try Row.fetchOne(
-          db, sql: "SELECT state, sm_version, sm_terminated FROM sm_instances WHERE machine = ? AND entity_id = ?",
-          arguments: [machine, id])
+          db, sql: "SELECT state, sm_version, sm_terminated FROM \(fromWhere) AND \(key) = ?",
+          arguments: StatementArguments(bindsMachine ? [machine, id] : [id]))
       else { return nil }
       let deadlines = try Row.fetchAll(
         db, sql: "SELECT state, event, due_at FROM sm_deadlines WHERE machine = ? AND entity_id = ? ORDER BY due_at, id",
@@ -67,12 +69,29 @@ extension StoreDatabase: StoreBackend {
     }
   }
 
-  func states(_ machine: String) async throws -> [String: String] {
-    try read { db in
+  func states(_ rows: StoredRows) async throws -> [String: String] {
+    let (fromWhere, key, bindsMachine) = rows.selection(quote: \.quotedDatabaseIdentifier)
+    let machine = rows.machine
+    return try read { db in
       try Dictionary(
-        Row.fetchAll(db, sql: "SELECT entity_id, state FROM sm_instances WHERE machine = ?", arguments: [machine])
-          .map { ($0["entity_id"] as String, $0["state"] as String) },
+        Row.fetchAll(
+          db, sql: "SELECT \(key) AS entity_id, state FROM \(fromWhere)",
+          arguments: StatementArguments(bindsMachine ? [machine] : [])
+        ).map { ($0["entity_id"] as String, $0["state"] as String) },
         uniquingKeysWith: { first, _ in first })
+    }
+  }
+
+  func chartNames() async throws -> [String] {
+    try read { db in try String.fetchAll(db, sql: "SELECT machine FROM sm_machines ORDER BY machine") }
+  }
+
+  func machineTables() async throws -> [MachineTable] {
+    try read { db in
+      guard try db.tableExists("sm_machine_tables") else { return [] }
+      return try Row.fetchAll(
+        db, sql: "SELECT machine, table_name, id_column, document FROM sm_machine_tables ORDER BY machine"
+      ).map { MachineTable(machine: $0["machine"], table: $0["table_name"], idColumn: $0["id_column"], document: $0["document"]) }
     }
   }
 

@@ -35,7 +35,7 @@ struct StoreList: AsyncParsableCommand {
           for id in ids { print(id) }
           return
         }
-        let states = try await machine.database.states(machine.name)
+        let states = try await machine.database.states(machine.rows)
         for id in ids {
           printJSONLine(["id": id, "state": orNull(states[id])])
         }

@@ -162,13 +162,13 @@ final class PostgresStoreBackend: StoreBackend {
     }
   }
 
-  func snapshot(_ machine: String, id: String) async throws -> InstanceSnapshot? {
-    try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-      let rows = try await connection.query(
-        "SELECT state, sm_version, sm_terminated FROM sm_instances WHERE machine = \(machine) AND entity_id = \(id)",
-        logger: Self.logger
+  func snapshot(_ rows: StoredRows, id: String) async throws -> InstanceSnapshot? {
+    let machine = rows.machine
+    return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+      let found = try await connection.query(
+        Self.query(rows, "SELECT state, sm_version, sm_terminated FROM", id: id), logger: Self.logger
       ).collect()
-      guard let row = rows.first else { return (nil, true) }
+      guard let row = found.first else { return (nil, true) }
       let (state, version, terminated) = try row.decode((String, Int64, Bool).self)
       let deadlines = try await connection.query(
         """
@@ -183,13 +183,57 @@ final class PostgresStoreBackend: StoreBackend {
     }
   }
 
-  func states(_ machine: String) async throws -> [String: String] {
+  func states(_ rows: StoredRows) async throws -> [String: String] {
     try await reporting {
-      let rows = try await connection.query(
-        "SELECT entity_id, state FROM sm_instances WHERE machine = \(machine)", logger: Self.logger
-      ).collect()
-      return Dictionary(try rows.map { try $0.decode((String, String).self) }, uniquingKeysWith: { first, _ in first })
+      let (fromWhere, key, _) = rows.selection(quote: Self.quote)
+      var binds = PostgresBindings()
+      if case .instances(let machine) = rows { binds.append(machine) }
+      let sql = "SELECT \(key), state FROM \(Self.numbered(fromWhere))"
+      let found = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: Self.logger).collect()
+      return Dictionary(try found.map { try $0.decode((String, String).self) }, uniquingKeysWith: { first, _ in first })
     }
+  }
+
+  func chartNames() async throws -> [String] {
+    try await reporting {
+      try await connection.query("SELECT machine FROM sm_machines ORDER BY machine", logger: Self.logger).collect()
+        .map { try $0.decode(String.self) }
+    }
+  }
+
+  func machineTables() async throws -> [MachineTable] {
+    try await reporting {
+      let exists = try await connection.query(
+        "SELECT to_regclass('sm_machine_tables') IS NOT NULL", logger: Self.logger
+      ).collect()
+      guard try exists.first?.decode(Bool.self) == true else { return [] }
+      return try await connection.query(
+        "SELECT machine, table_name, id_column, document FROM sm_machine_tables ORDER BY machine", logger: Self.logger
+      ).collect().map { row in
+        let (machine, table, idColumn, document) = try row.decode((String, String, String, String?).self)
+        return MachineTable(machine: machine, table: table, idColumn: idColumn, document: document)
+      }
+    }
+  }
+
+  /// `SELECT COLUMNS FROM` the row `id`, with the binds: the machine's name for `sm_instances`,
+  /// then `id`.
+  private static func query(_ rows: StoredRows, _ select: String, id: String) -> PostgresQuery {
+    let (fromWhere, key, bindsMachine) = rows.selection(quote: quote)
+    var binds = PostgresBindings()
+    if bindsMachine { binds.append(rows.machine) }
+    binds.append(id)
+    return PostgresQuery(unsafeSQL: "\(select) \(numbered(fromWhere)) AND \(key) = $\(binds.count)", binds: binds)
+  }
+
+  /// A PostgreSQL identifier, quoted.
+  private static func quote(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// `?` as PostgreSQL's `$1` (a selection has at most one).
+  private static func numbered(_ sql: String) -> String {
+    sql.replacingOccurrences(of: "?", with: "$1")
   }
 
   func describe(_ error: any Error) -> String {

@@ -24,7 +24,7 @@ struct StoreShow: AsyncParsableCommand {
     try await runReporting {
       try await StoreMachine.with(options) { machine in
         let (name, id) = (machine.name, self.id)
-        guard let snapshot = try await machine.database.snapshot(name, id: id) else {
+        guard let snapshot = try await machine.database.snapshot(machine.rows, id: id) else {
           throw ToolError("error: machine '\(name)' has no row with id '\(id)'")
         }
         let (state, version, terminated, deadlines) = (
