@@ -96,4 +96,61 @@ import Testing
     while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
     #expect(process.terminationStatus == 0)
   }
+
+  /// `--db` alone: every chart of `sm_machines` and every application table a store recorded in
+  /// `sm_machine_tables` (the Inspecting article), the table's rows read, never fired.
+  @Test(arguments: StoreDatabaseKind.enabled)
+  func servesTheApplicationsOwnTable(kind: StoreDatabaseKind) async throws {
+    let fixture = try await StoreFixture(kind, machine: "player")
+    defer { fixture.remove() }
+    try await fixture.setUp(String(decoding: try Data(contentsOf: Self.mediaPlayer), as: UTF8.self), ids: ["a"])
+    let boolean = kind == .postgres ? "boolean NOT NULL DEFAULT false" : "INTEGER NOT NULL DEFAULT 0"
+    try await fixture.sql(
+      "CREATE TABLE orders (id bigint PRIMARY KEY, note text, state text NOT NULL, sm_version bigint NOT NULL DEFAULT 0, sm_terminated \(boolean), sm_history text)"
+    )
+    try await fixture.sql("INSERT INTO orders (id, note, state, sm_version) VALUES (1, 'x', 'active', 1), (2, 'y', 'active', 1), (3, 'z', 'pending', 0)")
+    try await fixture.sql(
+      "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, at) VALUES ('orders', '1', 1, 'activate', 'pending', 'active', 'event', \(kind == .postgres ? "now()" : "0"))"
+    )
+    let document = try String(contentsOf: Self.subscription, encoding: .utf8).replacingOccurrences(of: "'", with: "''")
+    try await fixture.sql(
+      "INSERT INTO sm_machine_tables (machine, table_name, id_column, document, updated_at) VALUES ('orders', 'orders', 'id', '\(document)', \(kind == .postgres ? "now()" : "0"))"
+    )
+    let output = fixture.directory.appendingPathComponent("inspect-out")
+    let (process, port, token) = try await Self.launch(["--db", fixture.db], output: output)
+    defer { if process.isRunning { process.terminate() } }
+    func call(_ method: String, _ path: String, _ body: String? = nil) async throws -> Any {
+      var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+      request.httpMethod = method
+      request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+      request.httpBody = body.map { Data($0.utf8) }
+      let (data, response) = try await URLSession.shared.data(for: request)
+      #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(method) \(path)")
+      return try JSONSerialization.jsonObject(with: data)
+    }
+
+    let listed = try #require(try await call("GET", "/api/objects") as? [String: Any])
+    let objects = try #require(listed["objects"] as? [[String: Any]], "\(listed)")
+    let names = objects.compactMap { $0["name"] as? String }
+    #expect(names.sorted() == ["orders", "player"])
+    let index = try #require(objects.first { $0["name"] as? String == "orders" }?["id"])
+    let rows = try #require(try await call("GET", "/api/objects/\(index)/instances") as? [String: Any])
+    #expect(rows["total"] as? Int == 3)
+    #expect(rows["counts"] as? [String: Int] == ["active": 2, "pending": 1])
+    let row = try #require(try await call("GET", "/api/objects/\(index)/instances/1") as? [String: Any])
+    #expect(row["state"] as? String == "active")
+    #expect(row["version"] as? Double == 1)
+    #expect((row["history"] as? [[String: Any]])?.map { $0["event"] as? String } == ["activate"])
+    // The application's callbacks are not here: its rows are not fired from the page.
+    let fired = try #require(
+      try await call("POST", "/api/objects/\(index)/instances/3/events", #"{"event": "activate"}"#) as? [String: Any])
+    #expect(fired["outcome"] as? String == "rejected")
+    #expect(fired["state"] as? String == "pending")
+    #expect(try await fixture.strings("SELECT state FROM orders WHERE id = 3") == ["pending"])
+    process.terminate()
+    while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(process.terminationStatus == 0)
+  }
+
+  static let subscription = mediaPlayer.deletingLastPathComponent().appendingPathComponent("subscription.json")
 }
