@@ -3,6 +3,7 @@
 
 Usage: inspector-browser-test.py STATEMACHINE_TOOL CHART SCREENSHOT
        inspector-browser-test.py STATEMACHINE_TOOL --db DB --machine NAME SCREENSHOT
+       inspector-browser-test.py --app EXECUTABLE SCREENSHOT
 
 The first form starts `statemachine inspect CHART --port 0`, opens the URL it prints on a line of
 its own, and checks, through Selenium and Debian's chromedriver (SE_OFFLINE=true: nothing is
@@ -16,6 +17,11 @@ the store holds media-player.json's chart with rows a, b, c, and `a` took `power
 rows in each state drawn on the diagram, a row's highlighted configuration and history, an event
 fired on a row through the store (the counts and the history follow), an unknown event's rejected
 row, same-origin resources.
+
+The third form runs an app of its own that starts an inspector and prints its URL
+(Examples/InspectorDemo: a package that depends on this one with the trait Inspector) and checks
+its page as the first form's: the app's player has media-player.json's `off`, `power` and
+`on/stopped`.
 
 Each saves a screenshot for people to look at. Exits non-zero on any failure, printing what was
 expected.
@@ -44,27 +50,27 @@ def fail(message):
     sys.exit(1)
 
 
-def start_inspector(tool, arguments):
-    """Starts `statemachine inspect ARGUMENTS --port 0`; returns (process, url) once it printed the URL line."""
+def start_inspector(command):
+    """Starts COMMAND (`statemachine inspect … --port 0`, or an app); returns (process, url) once it printed the URL line."""
     process = subprocess.Popen(
-        [tool, "inspect", *arguments, "--port", "0"],
+        command,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     found = {}
 
     def read():
         for line in process.stdout:
             line = line.rstrip("\n")
-            print(f"[statemachine inspect] {line}")
+            print(f"[{os.path.basename(command[0])}] {line}")
             if "url" not in found and URL_LINE.match(line):
                 found["url"] = line
     threading.Thread(target=read, daemon=True).start()
     deadline = time.time() + 60
     while "url" not in found:
         if process.poll() is not None:
-            fail(f"statemachine inspect exited with status {process.returncode} before printing its URL")
+            fail(f"{command[0]} exited with status {process.returncode} before printing its URL")
         if time.time() > deadline:
             process.kill()
-            fail("statemachine inspect printed no URL line within 60 s")
+            fail(f"{command[0]} printed no URL line within 60 s")
         time.sleep(0.05)
     return process, found["url"]
 
@@ -269,15 +275,19 @@ def check_store_page(driver, url, origin, screenshot, checks):
 
 def main():
     arguments = sys.argv[1:]
-    if len(arguments) == 3:
+    if len(arguments) == 3 and arguments[0] == "--app":
+        _, app, screenshot = arguments
+        command, check = [app], check_chart_page
+    elif len(arguments) == 3:
         tool, chart, screenshot = arguments
-        inspect_arguments, check = [chart], check_chart_page
+        command, check = [tool, "inspect", chart, "--port", "0"], check_chart_page
     elif len(arguments) == 6 and arguments[1] == "--db" and arguments[3] == "--machine":
         tool, _, db, _, machine, screenshot = arguments
-        inspect_arguments, check = ["--db", db, "--machine", machine], check_store_page
+        command, check = [tool, "inspect", "--db", db, "--machine", machine, "--port", "0"], check_store_page
     else:
-        fail("usage: inspector-browser-test.py TOOL CHART SCREENSHOT | TOOL --db DB --machine NAME SCREENSHOT")
-    process, url = start_inspector(tool, inspect_arguments)
+        fail("usage: inspector-browser-test.py TOOL CHART SCREENSHOT | TOOL --db DB --machine NAME SCREENSHOT"
+             " | --app EXECUTABLE SCREENSHOT")
+    process, url = start_inspector(command)
     origin = URL_LINE.match(url).group(1).rstrip("/")
     driver = make_driver()
     checks = []
