@@ -42,15 +42,15 @@ public struct StoreStep: Sendable {
     self.held = held
   }
 
+  /// Whether the step holds back any work for ``committed()``: a store need not schedule a
+  /// step that holds none.
+  public var holdsWork: Bool { held.isEmpty == false }
+
   /// Runs what the step held back, in step order: the `after` callbacks, the `didTransition`
   /// observers and the object's transition streams (P5). Call it once the store's transaction
   /// has committed, and never for a rolled-back step. It runs at most once, however often it is
   /// called; it returns the errors the `after` callbacks threw (the step stands regardless), and
   /// writes each to the definition's ``StateMachineBuilder/log``.
-  /// Whether the step holds back any work for ``committed()``: a store need not schedule a
-  /// step that holds none.
-  public var holdsWork: Bool { held.isEmpty == false }
-
   @discardableResult
   public func committed() -> [any Error] {
     held.run()
@@ -77,7 +77,8 @@ final class HeldBack: @unchecked Sendable {
     self.report = report
   }
 
-  var isEmpty: Bool { lock.locked { work.isEmpty } }
+  /// A pure step's shared empty value answers without the lock: every step of a batch asks.
+  var isEmpty: Bool { self === Self.none || lock.locked { work.isEmpty } }
 
   func run() -> [any Error] {
     let pending = lock.locked {
