@@ -2,7 +2,8 @@
 # The PostgreSQL store benchmark (Benchmarks/README.md), in one run: a
 # throwaway PostgreSQL 15 (.ci/postgres), the store's tables, pgbench on the same table (the
 # single-statement compare-and-set pgbench/cas.sql, the locked transaction pgbench/locked.sql and
-# the store's own fast-path statement pgbench/fast.sql),
+# the store's own fast-path statement pgbench/fast.sql, and, prepared, the minimal statement a
+# correct store must send for one event, compare-and-set plus P2's history row, pgbench/minimal.sql),
 # then `StoreBenchmark postgres`: B0, B1, S1–S3 and the fast path at 1, 8 and 32 concurrent tasks
 # on one PostgresClient, with pgbench's figures in its table and goals. See Benchmarks/README.md.
 #
@@ -46,9 +47,9 @@ echo "$("$pgbench" --version), synchronous_commit $(psql "$url" -Atc 'SHOW synch
 
 # One pgbench run: its tps, and p50/p99 from its per-transaction log (microseconds, 3rd field).
 # Each level has rows of its own (base, base + 100, base + 200), all at version 0 at the start.
-run_pgbench() { # name base clients
-  local name=$1 base=$2 clients=$3 threads=$(($3 < 2 ? $3 : 2))
-  "$pgbench" -n -M extended -f "$here/pgbench/$name.sql" -c "$clients" -j "$threads" -T "$PGBENCH_SECONDS" \
+run_pgbench() { # name base clients [protocol]
+  local name=$1 base=$2 clients=$3 threads=$(($3 < 2 ? $3 : 2)) protocol=${4:-extended}
+  "$pgbench" -n -M "$protocol" -f "$here/pgbench/$name.sql" -c "$clients" -j "$threads" -T "$PGBENCH_SECONDS" \
     -D base="$base" -D v=0 -l --log-prefix="$work/log-$name-$clients" "$url" >"$work/out-$name-$clients" 2>&1 \
     || { cat "$work/out-$name-$clients" >&2; return 1; }
   local tps
@@ -62,15 +63,19 @@ run_pgbench() { # name base clients
     "$(awk "BEGIN { print $p99 / 1000 }")" | tee -a "$work/pgbench.tsv"
 }
 
-echo "pgbench -M extended -c C -j min(C,2) -T $PGBENCH_SECONDS: name, clients, tps, p50 ms, p99 ms"
-for name in cas locked fast; do
-  case $name in cas) base=7000 ;; locked) base=8000 ;; fast) base=9000 ;; esac
-  for i in "${!levels[@]}"; do run_pgbench "$name" $((base + 100 * i)) "${levels[$i]}"; done
+echo "pgbench -M extended (minimal: -M prepared) -c C -j min(C,2) -T $PGBENCH_SECONDS: name, clients, tps, p50 ms, p99 ms"
+for name in cas locked fast minimal; do
+  protocol=extended
+  case $name in cas) base=7000 ;; locked) base=8000 ;; fast) base=9000 ;; minimal) base=11000 protocol=prepared ;; esac
+  for i in "${!levels[@]}"; do run_pgbench "$name" $((base + 100 * i)) "${levels[$i]}" "$protocol"; done
 done
 # Every locked transaction wrote its row and one history row: the versions add up to the history.
 consistent="$(psql "$url" -Atc "SELECT (SELECT sum(sm_version) FROM toggles WHERE id BETWEEN 8000 AND 8299)
   = (SELECT count(*) FROM sm_transitions WHERE machine = 'toggles' AND entity_id::bigint BETWEEN 8000 AND 8299)")"
 [ "$consistent" = t ] || { echo "pgbench locked.sql: versions and history rows differ" >&2; exit 1; }
+consistent="$(psql "$url" -Atc "SELECT (SELECT sum(sm_version) FROM toggles WHERE id BETWEEN 11000 AND 11299)
+  = (SELECT count(*) FROM sm_transitions WHERE machine = 'toggles' AND entity_id::bigint BETWEEN 11000 AND 11299)")"
+[ "$consistent" = t ] || { echo "pgbench minimal.sql: versions and history rows differ" >&2; exit 1; }
 
 "$bench" postgres --url "$url" --clients "$(echo "${levels[*]}" | tr ' ' ',')" --duration "$DURATION" \
   --warmup "$WARMUP" --rounds "$ROUNDS" --pgbench "$work/pgbench.tsv"

