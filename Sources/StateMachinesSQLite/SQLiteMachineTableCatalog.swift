@@ -1,4 +1,4 @@
-// The catalog of machine tables (the Inspecting article, "Inspect your app"): each store of an
+// The catalog of machine tables (Persistence §5): each store of an
 // application's table records, when it is created, the table, its id column and its definition's
 // JSON document in `sm_machine_tables`, so that `statemachine inspect --db` shows the app's own
 // rows without the app's code.

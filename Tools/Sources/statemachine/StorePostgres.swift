@@ -185,9 +185,9 @@ final class PostgresStoreBackend: StoreBackend {
 
   func states(_ rows: StoredRows) async throws -> [String: String] {
     try await reporting {
-      let (fromWhere, key, _) = rows.selection(quote: Self.quote)
+      let (fromWhere, key, bindsMachine) = rows.selection(quote: Self.quote)
       var binds = PostgresBindings()
-      if case .instances(let machine) = rows { binds.append(machine) }
+      if bindsMachine { binds.append(rows.machine) }
       let sql = "SELECT \(key), state FROM \(Self.numbered(fromWhere))"
       let found = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: Self.logger).collect()
       return Dictionary(try found.map { try $0.decode((String, String).self) }, uniquingKeysWith: { first, _ in first })
