@@ -13,6 +13,7 @@
 #if PostgreSQL
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 import StateMachines
 
@@ -27,15 +28,25 @@ extension PostgresConnection {
   /// connection in the order they were sent. A query that postgres-nio never answers is left
   /// behind with its future, and the watch gives its answer the closed connection's failure.
   func send(_ query: PostgresQuery, logger: Logger) -> PostgresAnswer {
+    send(logger: logger) { connection in connection.query(query, logger: logger).map(\.rows) }
+  }
+
+  /// Starts a statement with `start` and returns its answer to wait for, watched as
+  /// ``send(_:logger:)`` says; `failed` sees the statement's own failure, if any.
+  func send(
+    logger: Logger, _ start: (PostgresConnection) -> EventLoopFuture<[PostgresRow]>,
+    failed: @escaping @Sendable (any Error) -> Void = { _ in }
+  ) -> PostgresAnswer {
     let answer = PostgresAnswer()
     if isClosed {
       answer.give(.failure(PostgresStoreFailure(PostgresStoreFailure.closedMessage, sqlState: PostgresStoreFailure.connectionFailure)))
       return answer
     }
     PostgresStatementWatch.shared.watch(answer, on: self)
-    self.query(query, logger: logger).whenComplete { result in
+    start(self).whenComplete { result in
       PostgresStatementWatch.shared.forget(answer)
-      answer.give(result.map(\.rows))
+      if case .failure(let error) = result { failed(error) }
+      answer.give(result)
     }
     return answer
   }

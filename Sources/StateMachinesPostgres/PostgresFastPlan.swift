@@ -18,7 +18,7 @@ struct PostgresFastPlan: Sendable {
   /// it compares the row's version with an expected one (`FireOptions.expectedVersion`, P4).
   let sql: [PostgresFastPlanShape: String]
   /// The binds `$1…$n` of the text: the map of states, the machine, the event and the cause.
-  let constants: PostgresBindings
+  let constants: PostgresStatement
   /// Whether the statement writes a history row, whose payload (and time, unless the store's
   /// clock is the database's) the fire binds.
   let history: Bool
@@ -31,7 +31,8 @@ struct PostgresFastPlan: Sendable {
     expectedVersion: Int64? = nil
   ) rethrows -> PostgresStatement {
     let shape = PostgresFastPlanShape(noWait: noWait, comparesVersion: expectedVersion != nil)
-    var statement = PostgresStatement(sql[shape]!, binds: constants)
+    var statement = constants
+    statement.sql = sql[shape]!
     _ = statement.bind(key)
     if history { _ = statement.bind(try payload()) }
     if bindsTime { _ = statement.bind(at()) }
@@ -104,12 +105,14 @@ extension PostgresStepEngine {
     let eventName = step.transitions[0].event
     var history: (event: String, cause: String)?
     if configuration.history { history = (constants.bind(eventName), constants.bind(StoredTransition.Cause.event.rawValue)) }
-    let key = "$\(constants.binds.count + 1)"
-    let payload = "$\(constants.binds.count + 2)"
-    let at = clock.isDatabase ? "clock_timestamp()" : "$\(constants.binds.count + 3)"
+    // The binds of one fire follow the constants, typed as `statement(key:…)` binds them.
+    let key = "$\(constants.binds.count + 1)::TEXT"
+    let payload = "$\(constants.binds.count + 2)::TEXT"
+    let at = clock.isDatabase ? "clock_timestamp()" : "$\(constants.binds.count + 3)::TIMESTAMPTZ"
     let row = table.isShared ? "machine = \(machine) AND entity_id = \(key)" : "\(table.quotedID) = CAST(\(key) AS \(idType))"
     // The expected version is bound after the key, the payload and the time, whichever are bound.
-    let expected = "$\(constants.binds.count + 2 + (configuration.history ? 1 : 0) + (configuration.history && !clock.isDatabase ? 1 : 0))"
+    let expected =
+      "$\(constants.binds.count + 2 + (configuration.history ? 1 : 0) + (configuration.history && !clock.isDatabase ? 1 : 0))::BIGINT"
     func sql(_ shape: PostgresFastPlanShape) -> String {
       let version = shape.comparesVersion ? " AND sm_version = CAST(\(expected) AS bigint)" : ""
       var sql = """
@@ -134,7 +137,7 @@ extension PostgresStepEngine {
     }
     return PostgresFastPlan(
       event: eventName, targets: Dictionary(transitions.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first }),
-      sql: Dictionary(uniqueKeysWithValues: PostgresFastPlanShape.allCases.map { ($0, sql($0)) }), constants: constants.binds,
+      sql: Dictionary(uniqueKeysWithValues: PostgresFastPlanShape.allCases.map { ($0, sql($0)) }), constants: constants,
       history: configuration.history, bindsTime: configuration.history && !clock.isDatabase)
   }
 }

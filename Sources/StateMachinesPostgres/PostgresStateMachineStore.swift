@@ -40,6 +40,10 @@ where Model: PostgresStateMachineRecord {
   /// the library's tables (by default the table's name), with deadlines on `clock` (by default
   /// the database's); its steps wake sleeping schedulers as `notifications` say (Persistence §7).
   ///
+  /// With `preparesStatements` (the default) the store plans each of its statements once per
+  /// connection; turn it off behind a transaction-pooling PgBouncer older than 1.21, which
+  /// cannot keep a prepared statement between transactions (Many application servers).
+  ///
   /// Once the client runs, the store records the table and its definition's JSON document in the
   /// library's `sm_machine_tables`, so that `statemachine inspect --db` shows the rows without
   /// the application's code.
@@ -47,13 +51,13 @@ where Model: PostgresStateMachineRecord {
     _ client: PostgresClient, definition: StateMachineDefinition<Model> = Model.stateMachine,
     table: String = Model.postgresTableName, machine: String? = nil, clock: StoreClock = .database,
     configuration: StoreConfiguration<Model> = .init(), notifications: PostgresNotifications = .init(),
-    logger: Logger = PostgresStepLogger.logger
+    preparesStatements: Bool = true, logger: Logger = PostgresStepLogger.logger
   ) {
     let machineTable = PostgresMachineTable(
       name: table, idColumn: Model.postgresIDColumn, machine: machine ?? table, isShared: false)
     engine = PostgresStepEngine(
       client: client, definition: definition, table: machineTable, mapping: .record, clock: clock,
-      configuration: configuration, logger: logger, notifications: notifications)
+      configuration: configuration, logger: logger, notifications: notifications, preparesStatements: preparesStatements)
     PostgresMachineTableCatalog.record(machineTable, definition: definition, client: client, logger: logger)
   }
 

@@ -33,21 +33,27 @@ public struct PostgresStateScope: Sendable, Hashable {
   /// The condition as SQL whose placeholders follow the values already in `bindings`, to which
   /// the scope's values are appended.
   public func sql(appendingTo bindings: inout PostgresBindings) -> String {
-    var sql = ""
-    for part in parts {
-      switch part {
-      case .sql(let text): sql += text
-      case .value(let value):
-        bindings.append(value)
-        sql += "$\(bindings.count)"
-      }
+    sql { value in
+      bindings.append(value)
+      return "$\(bindings.count)"
     }
-    return sql
   }
 
   /// The condition in a statement being built.
   func sql(_ statement: inout PostgresStatement) -> String {
-    sql(appendingTo: &statement.binds)
+    sql { statement.bind($0) }
+  }
+
+  /// The condition's text, with each value's placeholder as `bind` gives it.
+  private func sql(binding bind: (String) -> String) -> String {
+    var sql = ""
+    for part in parts {
+      switch part {
+      case .sql(let text): sql += text
+      case .value(let value): sql += bind(value)
+      }
+    }
+    return sql
   }
 
   /// The scope of `state` in `table`, whose columns are qualified by `alias` when given; one

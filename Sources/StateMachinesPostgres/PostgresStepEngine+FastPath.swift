@@ -27,7 +27,14 @@ extension PostgresStepEngine {
         guard !connection.isClosed, let plan = try await fastPlan(event, connection) else { return nil }
         let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait, expectedVersion: expectedVersion)
         do {
-          return .success((plan, try await connection.answered(statement.query, logger: logger)))
+          return .success((plan, try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows()))
+        } catch where PostgresStoreFailure.isStalePreparedStatement(error) {
+          // The server ran nothing; the statement, prepared again, runs once more.
+          do {
+            return .success((plan, try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows()))
+          } catch {
+            return .failure(error)
+          }
         } catch {
           return .failure(error)
         }

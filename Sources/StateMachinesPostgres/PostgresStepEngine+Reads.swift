@@ -7,8 +7,9 @@ import PostgresNIO
 import StateMachines
 
 extension PostgresStepEngine {
-  /// Runs `body` on a pooled connection, outside any transaction; again, on another
-  /// connection, when the pool handed out one the server had already closed (reads repeat safely).
+  /// Runs `body` on a pooled connection, outside any transaction; again when the pool handed out
+  /// a connection the server had already closed, or when a statement prepared on the connection
+  /// was gone (the server ran nothing of it; reads repeat safely).
   func read<T: Sendable>(_ key: String, _ body: (PostgresConnection) async throws(StateMachineStoreError) -> T)
     async throws(StateMachineStoreError) -> T
   {
@@ -17,7 +18,8 @@ extension PostgresStepEngine {
       do {
         return try await readOnce(key, body)
       } catch {
-        guard PostgresStoreFailure.isClosedConnection(error), attempt < Self.deadlockRetries else { throw error }
+        let again = PostgresStoreFailure.isClosedConnection(error) || PostgresStoreFailure.isStalePreparedStatement(error)
+        guard again, attempt < Self.deadlockRetries else { throw error }
         attempt += 1
       }
     }

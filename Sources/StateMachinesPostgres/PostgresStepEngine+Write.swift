@@ -25,7 +25,7 @@ extension PostgresStepEngine {
     let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(model) }
     let messages = try configuration.outboxMessages(for: step, model: model, key: key)
     let idType = try await idType(connection)
-    var statement = PostgresStatement(binds: binds)
+    var statement = PostgresStatement(applicationBinds: binds)
     var assignments = mapping.columns.enumerated().filter { $0.element != table.idColumn }.map {
       "\($0.element.quotedIdentifier) = $\($0.offset + 1)"
     }

@@ -46,6 +46,9 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   private var cachedLockSQL: (wait: String?, noWait: String?) = (nil, nil)
   /// The fast path's statements, by event (Persistence §6).
   let fastPlans = PostgresFastPlans()
+  /// The statements prepared on each connection, or `nil` when the store sends every statement
+  /// unprepared (Many application servers, prepared statements).
+  let preparedStatements: PostgresPreparedStatements?
 
   /// How often a transaction the server aborted to break a deadlock is run again.
   static var deadlockRetries: Int { 3 }
@@ -53,9 +56,10 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   init(
     client: PostgresClient, definition: StateMachineDefinition<Model>, table: PostgresMachineTable,
     mapping: PostgresRowMapping<Model>, clock: StoreClock, configuration: StoreConfiguration<Model>, logger: Logger,
-    notifications: PostgresNotifications = .init()
+    notifications: PostgresNotifications = .init(), preparesStatements: Bool = true
   ) {
     self.notifications = notifications
+    self.preparedStatements = preparesStatements ? PostgresPreparedStatements() : nil
     self.client = client
     self.definition = definition
     self.table = table
@@ -85,7 +89,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
     -> [PostgresRow]
   {
     try await PostgresStoreFailure.database(key) {
-      try await connection.answered(statement.query, logger: logger)
+      try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows()
     }
   }
 
@@ -133,7 +137,8 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   /// Runs `body` in one transaction on a pooled connection, then returns its value once
   /// committed; the caller runs the steps' held-back work (P1, P5). A transaction the server
   /// aborted to break a deadlock runs again, up to ``deadlockRetries`` times, and so does one whose
-  /// BEGIN found its pooled connection already closed (nothing ran). A COMMIT that fails on the
+  /// BEGIN found its pooled connection already closed (nothing ran) and one that found a
+  /// statement prepared on its connection gone (prepared again on the next attempt). A COMMIT that fails on the
   /// connection is `.commitOutcomeUnknown(requestID:)` (P6).
   func transaction<T: Sendable>(
     key: String, requestID: UUID? = nil,
@@ -157,7 +162,9 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
       do {
         return try await once(key: key, requestID: requestID, opening: opening, body)
       } catch {
-        let again = PostgresStoreFailure.isDeadlock(error) || PostgresStoreFailure.isClosedAtBegin(error)
+        let again =
+          PostgresStoreFailure.isDeadlock(error) || PostgresStoreFailure.isClosedAtBegin(error)
+          || PostgresStoreFailure.isStalePreparedStatement(error)
         guard again, attempt < Self.deadlockRetries else { throw error }
         attempt += 1
       }
@@ -179,7 +186,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
         do throws(StateMachineStoreError) {
           let first = try await opening?(connection)
           let begin = connection.send("BEGIN", logger: logger)
-          opened = first.map { connection.send($0.query, logger: logger) }
+          opened = first.map { connection.send($0, preparedIn: preparedStatements, logger: logger) }
           _ = try await PostgresStoreFailure.database(key) { try await begin.rows() }
         } catch {
           // The opening statement ran outside a transaction, if at all: wait for it, so that
@@ -295,7 +302,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   /// A copy of an object the caller holds, so that the store never changes it: its own columns
   /// go through the server and back (`SELECT $1 AS …`), then through the record's own decoding.
   func copy(_ model: Model, _ key: String) async throws(StateMachineStoreError) -> Model {
-    var statement = PostgresStatement(binds: try PostgresStoreFailure.sync(key) { try mapping.bindings(model) })
+    var statement = PostgresStatement(applicationBinds: try PostgresStoreFailure.sync(key) { try mapping.bindings(model) })
     statement.sql =
       "SELECT "
       + mapping.columns.enumerated().map { "$\($0.offset + 1) AS \($0.element.quotedIdentifier)" }.joined(separator: ", ")
@@ -314,7 +321,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
     let step = try definition.storeStart(on: fresh)
     let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(fresh) }
     try await transaction(key: key) { connection throws(StateMachineStoreError) in
-      var statement = PostgresStatement(binds: binds)
+      var statement = PostgresStatement(applicationBinds: binds)
       var names = mapping.columns.map(\.quotedIdentifier)
       var values = (0..<mapping.columns.count).map { "$\($0 + 1)" }
       if table.isShared {

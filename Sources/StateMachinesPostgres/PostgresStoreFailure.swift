@@ -48,22 +48,45 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
   /// `error` as a store error about the row with `key`.
   static func map(_ error: any Error, key: String) -> StateMachineStoreError {
     if let error = error as? StateMachineStoreError { return error }
-    guard let error = error as? PSQLError else { return .database(error) }
-    let state = error.serverInfo?[.sqlState]
-    if state == lockNotAvailable { return .locked(id: key) }
-    let message = error.serverInfo?[.message].map { "\($0) (SQLSTATE \(state ?? "?"))" } ?? "\(error.code)"
-    return .database(PostgresStoreFailure(message, sqlState: state, underlying: error))
+    if let report = ServerReport(error) {
+      if report.sqlState == lockNotAvailable { return .locked(id: key) }
+      let message = "\(report.message ?? "the server refused the statement") (SQLSTATE \(report.sqlState ?? "?"))"
+      return .database(PostgresStoreFailure(message, sqlState: report.sqlState, underlying: error))
+    }
+    if let error = error as? PSQLError { return .database(PostgresStoreFailure("\(error.code)", underlying: error)) }
+    return .database(error)
   }
 
   /// Whether `error` lost the connection rather than being refused by the server: after a COMMIT,
   /// its outcome is unknown (P6).
   static func isConnectionLoss(_ error: any Error) -> Bool {
-    guard let error = error as? PSQLError else { return true }
-    guard error.code == .server, let info = error.serverInfo else { return true }
+    guard let report = ServerReport(error) else { return true }
     // A FATAL error ends the session (an idle-in-transaction timeout, an administrator's
     // termination); class 08 is a connection exception.
-    let severity = info[.severity] ?? info[.localizedSeverity]
-    return severity == "FATAL" || severity == "PANIC" || info[.sqlState]?.hasPrefix("08") == true
+    return report.severity == "FATAL" || report.severity == "PANIC" || report.sqlState?.hasPrefix("08") == true
+  }
+
+  /// Whether postgres-nio says the connection closed.
+  private static func isClosed(_ error: any Error) -> Bool {
+    guard let error = error as? PSQLError else { return false }
+    return [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(error.code)
+  }
+
+  /// What the server reported of a statement it refused.
+  struct ServerReport {
+    let sqlState: String?
+    let severity: String?
+    let message: String?
+
+    init?(_ error: any Error) {
+      if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
+        sqlState = info[.sqlState]
+        severity = info[.severity] ?? info[.localizedSeverity]
+        message = info[.message]
+      } else {
+        return nil
+      }
+    }
   }
 
   /// Whether a step's `error` ended its session: the server ended it (a FATAL error such as an
@@ -71,25 +94,14 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
   /// back (the server rolled it back when the session ended), and a ROLLBACK sent on that
   /// connection can wait for an answer that never comes.
   static func endedSession(_ error: any Error) -> Bool {
-    let underlying: PSQLError
-    if case .database(let failure as PostgresStoreFailure) = error as? StateMachineStoreError,
-      failure.sqlState == connectionFailure
-    {
-      return true
-    } else if case .database(let failure as PostgresStoreFailure) = error as? StateMachineStoreError,
-      let psql = failure.underlying as? PSQLError
-    {
-      underlying = psql
-    } else if let psql = error as? PSQLError {
-      underlying = psql
-    } else {
-      return false
+    var underlying = error
+    if case .database(let failure as PostgresStoreFailure) = error as? StateMachineStoreError {
+      if failure.sqlState == connectionFailure { return true }
+      guard let cause = failure.underlying else { return false }
+      underlying = cause
     }
-    switch underlying.code {
-    case .server: return isConnectionLoss(underlying)
-    case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: return true
-    default: return false
-    }
+    if ServerReport(underlying) != nil { return isConnectionLoss(underlying) }
+    return isClosed(underlying)
   }
 
   /// Whether `error` came from a connection that was already closed (the pool can hand out a
@@ -119,6 +131,23 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
     guard case .database(let failure as PostgresStoreFailure) = error else { return false }
     return failure.sqlState == deadlockDetected
   }
+
+  /// Whether `error` says a statement prepared on the connection is gone (`26000`: a
+  /// `DEALLOCATE`, a pooler that moved the session) or planned for a table that changed the
+  /// type of a column it returns (`0A000`, "cached plan must not change result type"). The server
+  /// ran nothing of the statement; prepared again, it runs.
+  static func isStalePreparedStatement(_ error: any Error) -> Bool {
+    var underlying = error
+    if case .database(let failure as PostgresStoreFailure) = error as? StateMachineStoreError {
+      guard let cause = failure.underlying else { return false }
+      underlying = cause
+    }
+    let state = ServerReport(underlying)?.sqlState
+    return state == invalidStatementName || state == featureNotSupported
+  }
+
+  static let invalidStatementName = "26000"
+  static let featureNotSupported = "0A000"
 
   /// Runs `body`, mapping what it throws.
   static func database<T>(_ key: String, _ body: () async throws -> T) async throws(StateMachineStoreError) -> T {

@@ -114,7 +114,8 @@ struct PostgresFastPathTests {
       try await Task.sleep(for: .milliseconds(25))
       let rows = try await database.query(
         "SELECT count(pg_terminate_backend(pid)) > 0 FROM pg_stat_activity WHERE datname = current_database() "
-          + "AND query LIKE 'WITH moved%' AND wait_event = 'PgSleep' AND pid <> pg_backend_pid()")
+          + "AND (query LIKE 'WITH moved%' OR query LIKE 'EXECUTE sm_statement_%') AND wait_event = 'PgSleep' "
+          + "AND pid <> pg_backend_pid()")
       terminated = try #require(rows.first).decode(Bool.self)
     }
     #expect(terminated)

@@ -107,8 +107,9 @@ final class PostgresTestDatabase: Sendable {
   let schema: String
   private let running: Task<Void, Never>
 
-  /// A database on the server of `url`, by default the test server (STATEMACHINES_PG_URL).
-  init(url: String? = postgresTestURL) {
+  /// A database on the server of `url`, by default the test server (STATEMACHINES_PG_URL), with
+  /// a pool of at most `connections`.
+  init(url: String? = postgresTestURL, connections: Int = 6) {
     // Without a server the suite is disabled and no connection is ever opened.
     let url = url ?? "postgres://postgres@127.0.0.1:1/none"
     guard let components = URLComponents(string: url), let host = components.host else {
@@ -119,7 +120,7 @@ final class PostgresTestDatabase: Sendable {
       host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
       password: components.password, database: String(components.path.dropFirst()), tls: .disable)
     configuration.options.additionalStartupParameters = [("search_path", schema)]
-    configuration.options.maximumConnections = 6
+    configuration.options.maximumConnections = connections
     let client = PostgresClient(configuration: configuration)
     self.client = client
     running = Task { await client.run() }

@@ -1,0 +1,143 @@
+// The PostgreSQL store plans its statements once per connection (Many application servers,
+// prepared statements). A prepared statement lives in the server's session, so these tests take
+// away what it relies on while the store runs: the statements themselves (`DEALLOCATE ALL`), the
+// table's shape (a column added; a returned column's type changed), the session (terminated).
+// Each time the store must prepare again and lose nothing. With the option off it prepares
+// nothing. Each test's pool has one connection, so that the test's own statements run in the
+// store's session and see its prepared statements.
+
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+@_spi(Testing) import StateMachines
+@_spi(Testing) import StateMachinesPostgres
+import Testing
+
+@Suite(
+  "PostgreSQL store: statements prepared once per connection",
+  .enabled(if: postgresTestURL != nil, "needs STATEMACHINES_PG_URL (a PostgreSQL server; .ci/run starts one)"),
+  .timeLimit(.minutes(1)))
+struct PostgresPreparedStatementTests {
+  let database = PostgresTestDatabase(connections: 1)
+
+  func switches(prepared: Bool = true) async throws -> PostgresStateMachineStore<StoreSwitch> {
+    try await database.prepare(StoreSwitch.self)
+    return PostgresStateMachineStore<StoreSwitch>(database.client, preparesStatements: prepared)
+  }
+
+  /// The statements prepared in the pool's one session whose text starts with `prefix` (after
+  /// `PREPARE name AS `).
+  func preparedCount(_ prefix: String = "") async throws -> Int {
+    let rows = try await database.query(
+      "SELECT count(*) FROM pg_prepared_statements WHERE strpos(statement, ' AS \(prefix)') > 0")
+    return try #require(rows.first).decode(Int.self)
+  }
+
+  /// Fires the fast event and the locked ones on a new row, and checks the row's history.
+  func cycle(_ store: PostgresStateMachineStore<StoreSwitch>, id: Int) async throws {
+    #expect(try await store.fire("flip", on: id).to == "on")
+    #expect(try await store.fire("jam", on: id).to == "jammed")
+    #expect(try await store.fire("fix", on: id).to == "off")
+    let history = try await store.history(of: id)
+    #expect(history.map(\.event) == ["flip", "jam", "fix"])
+    #expect(history.map(\.version) == [1, 2, 3])
+  }
+
+  @Test("The fast statement and the locked step's lock are prepared once per connection, not per fire")
+  func preparedOnce() async throws {
+    let store = try await switches()
+    for id in (0..<3).map({ _ in StoreTestIDs.next() }) {
+      try await store.insert(StoreSwitch(id: id))
+      try await cycle(store, id: id)
+    }
+    // One fast statement (flip) and one lock of the row, whichever row they were sent for.
+    #expect(try await preparedCount("WITH moved AS (\n  UPDATE") == 1)
+    #expect(try await preparedCount("SELECT") >= 1)
+    let before = try await preparedCount()
+    let id = StoreTestIDs.next()
+    try await store.insert(StoreSwitch(id: id))
+    try await cycle(store, id: id)
+    #expect(try await preparedCount() == before)
+  }
+
+  @Test("With preparesStatements: false the store prepares nothing, and every step still holds")
+  func optionOff() async throws {
+    let store = try await switches(prepared: false)
+    let id = StoreTestIDs.next()
+    try await store.insert(StoreSwitch(id: id))
+    try await cycle(store, id: id)
+    #expect(try await store.fire("flip", on: id, options: FireOptions(lock: .noWait)).version == 4)
+    #expect(try await preparedCount() == 0)
+  }
+
+  @Test("DEALLOCATE ALL under a running store: the fast path, the locked step and a step in a transaction prepare again")
+  func deallocated() async throws {
+    let store = try await switches()
+    let id = StoreTestIDs.next()
+    try await store.insert(StoreSwitch(id: id))
+    try await cycle(store, id: id)
+    try await database.execute("DEALLOCATE ALL")
+    #expect(try await preparedCount() == 0)
+    #expect(try await store.fire("flip", on: id).version == 4)  // fast, in autocommit
+    try await database.execute("DEALLOCATE ALL")
+    #expect(try await store.fire("jam", on: id).version == 5)  // the locked step's transaction
+    try await database.execute("DEALLOCATE ALL")
+    let fired = try await store.withTransaction { transaction in try await transaction.fire("fix", on: id) }
+    #expect(fired.version == 6)
+    #expect(try await store.history(of: id).map(\.version) == Array(1...6))
+    #expect(try await preparedCount() > 0)
+  }
+
+  @Test("A column added, then a returned column's type changed, under a running store: its plans are made again")
+  func tableAltered() async throws {
+    let store = try await switches()
+    let id = StoreTestIDs.next()
+    try await store.insert(StoreSwitch(id: id))
+    try await cycle(store, id: id)
+    try await database.execute("ALTER TABLE store_switches ADD COLUMN note text")
+    try await cycle(store, id: id, from: 3)
+    // `jams` is returned by the fast statement and the lock: its type is part of their results.
+    try await database.execute("ALTER TABLE store_switches ALTER COLUMN jams TYPE integer")
+    #expect(try await store.fire("flip", on: id).version == 7)
+    #expect(try await store.fire("jam", on: id).version == 8)
+    #expect(try await store.history(of: id).map(\.version) == Array(1...8))
+    let stored = try #require(try await store.storedState(of: id))
+    #expect(stored.version == 8 && stored.state == "jammed")
+    #expect(try await store.load(id)?.jams == 3)
+  }
+
+  @Test("A session ended under a running store: the pool's new connection prepares the statements again", .timeLimit(.minutes(1)))
+  func sessionEnded() async throws {
+    let store = try await switches()
+    let id = StoreTestIDs.next()
+    try await store.insert(StoreSwitch(id: id))
+    try await cycle(store, id: id)
+    // The pool's one session ends itself; its answer is the failure.
+    _ = try? await database.client.withConnection { connection in
+      try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: PostgresStepLogger.logger)
+    }
+    // The pool hands out the ended connection until it notices: wait for a new session, which
+    // has nothing prepared.
+    var opened = false
+    for _ in 0..<100 where !opened {
+      opened = (try? await database.query("SELECT 1")) != nil
+      if !opened { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(opened)
+    #expect(try await preparedCount() == 0)
+    try await cycle(store, id: id, from: 3)
+    #expect(try await preparedCount() > 0)
+  }
+}
+
+extension PostgresPreparedStatementTests {
+  /// ``cycle(_:id:)`` on a row at `version`, back in "off".
+  func cycle(_ store: PostgresStateMachineStore<StoreSwitch>, id: Int, from version: Int64) async throws {
+    #expect(try await store.fire("flip", on: id).version == version + 1)
+    #expect(try await store.fire("jam", on: id).version == version + 2)
+    #expect(try await store.fire("fix", on: id).version == version + 3)
+    let history = try await store.history(of: id)
+    #expect(history.map(\.version) == Array(1...(version + 3)))
+  }
+}
+#endif
