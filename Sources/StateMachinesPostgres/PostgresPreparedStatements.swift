@@ -103,6 +103,12 @@ final class PostgresPreparedStatements: @unchecked Sendable {
       if exists { connections[id]!.released.append(name) }
     }
   }
+
+  /// Forgets every statement of `connection`: its session lost one it had prepared, which a
+  /// `DEALLOCATE ALL` or a pooler's change of session does to all of them at once.
+  func forgetAll(on connection: PostgresConnection) {
+    _ = lock.withLock { connections.removeValue(forKey: ObjectIdentifier(connection)) }
+  }
 }
 
 /// Names of prepared statements, unique in the process, so that two stores never prepare the
@@ -140,12 +146,16 @@ extension PostgresConnection {
       guard !before.isEmpty else { return execute.map(\.rows) }
       return EventLoopFuture.andAllSucceed(before, on: connection.eventLoop).flatMap { execute.map(\.rows) }
     } failed: { error in
-      let refused = PostgresStoreFailure.isStalePreparedStatement(error)
-      if refused || use.prepares {
-        // `0A000`: the session has the statement and will not run it. `26000`: it is gone. A
-        // failed flight that was to prepare it may not have.
-        let exists = PostgresStoreFailure.ServerReport(error)?.sqlState == PostgresStoreFailure.featureNotSupported
-        preparedStatements.forget(sql, name: use.name, on: self, exists: exists)
+      switch PostgresStoreFailure.ServerReport(error)?.sqlState {
+      case PostgresStoreFailure.invalidStatementName:
+        // Gone: and so, most likely, is every statement prepared in the session.
+        preparedStatements.forgetAll(on: self)
+      case PostgresStoreFailure.featureNotSupported:
+        // The session has the statement and will not run it (its result's type changed).
+        preparedStatements.forget(sql, name: use.name, on: self, exists: true)
+      default:
+        // A failed flight that was to prepare the statement may not have.
+        if use.prepares { preparedStatements.forget(sql, name: use.name, on: self, exists: false) }
       }
     }
   }

@@ -102,7 +102,7 @@ extension PostgresStepEngine {
     guard let row = try await lockRow(connection, key) else { return Consumed(written: nil) }
     // P12: a deadline naming an event the definition no longer has is parked, not dropped.
     guard definition.hasEvent(event) else { throw .rejected(.unknownEvent(event)) }
-    let model = try fresh(row, key)
+    let (model, loaded) = try lockedObject(row, key)
     let step: StoreStep
     do {
       step = try definition.storeStep(event, payload: nil, on: model)
@@ -111,7 +111,8 @@ extension PostgresStepEngine {
       if case .rejected = error { return Consumed(written: nil) }
       throw error
     }
-    return Consumed(written: try await write(connection, step, model, key, cause: .timeout, requestID: nil, dueAt: dueAt))
+    return Consumed(
+      written: try await write(connection, step, model, key, cause: .timeout, requestID: nil, dueAt: dueAt, loaded: loaded))
   }
 
   /// P11: a deadline whose step threw gets one more attempt after the backoff, or is parked once

@@ -95,7 +95,7 @@ extension PostgresStepEngine {
     if let requestID, let replayed = try await replay(connection, requestID, event: event, key: key) {
       return replayed
     }
-    let model = try fresh(row, key)
+    let (model, loaded) = try lockedObject(row, key)
     if let expected {
       // P4 by id (`FireOptions.expectedVersion`): the locked row must still be at that version.
       let current = definition.storedState(of: model)
@@ -104,7 +104,7 @@ extension PostgresStepEngine {
       }
     }
     let step = try definition.storeStep(event, payload: payload, on: model)
-    return try await write(connection, step, model, key, cause: .event, requestID: requestID, dueAt: nil)
+    return try await write(connection, step, model, key, cause: .event, requestID: requestID, dueAt: nil, loaded: loaded)
   }
 
   /// The outcome of the step recorded with `requestID`, nothing run or written (P6); `nil` when

@@ -18,15 +18,21 @@ extension PostgresStepEngine {
   /// (which takes the row's lock, when the step did not hold it already) before any of them:
   /// every path still locks the entity row before its deadline and outbox rows (Persistence §6),
   /// and a CAS that wrote nothing writes no other row either.
+  ///
+  /// `loaded` is the object's own columns as the step's transaction read them from the locked
+  /// row: when the step left them as they were, the UPDATE sets the machine columns alone, and
+  /// the statement, all of whose binds are then the store's, is prepared (Many application
+  /// servers, prepared statements).
   func write(
     _ connection: PostgresConnection, _ step: StoreStep, _ model: Model, _ key: String, cause: StoredTransition.Cause,
-    requestID: UUID?, dueAt: Date?
+    requestID: UUID?, dueAt: Date?, loaded: PostgresBindings? = nil
   ) async throws(StateMachineStoreError) -> Written {
     let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(model) }
     let messages = try configuration.outboxMessages(for: step, model: model, key: key)
     let idType = try await idType(connection)
-    var statement = PostgresStatement(applicationBinds: binds)
-    var assignments = mapping.columns.enumerated().filter { $0.element != table.idColumn }.map {
+    let ownColumnsChanged = binds != loaded
+    var statement = ownColumnsChanged ? PostgresStatement(applicationBinds: binds) : PostgresStatement()
+    var assignments = mapping.columns.enumerated().filter { ownColumnsChanged && $0.element != table.idColumn }.map {
       "\($0.element.quotedIdentifier) = $\($0.offset + 1)"
     }
     let machineValues = try PostgresStoreFailure.sync(key) { try PostgresMachineTable.bind(step.after, &statement) }

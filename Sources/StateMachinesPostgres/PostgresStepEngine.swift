@@ -281,6 +281,13 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
     return model
   }
 
+  /// A fresh object from a row the transaction locked, with its own columns as bound values: a
+  /// step that leaves them so does not write them (``write(_:_:_:_:cause:requestID:dueAt:loaded:)``).
+  func lockedObject(_ row: PostgresRow, _ key: String) throws(StateMachineStoreError) -> (model: Model, loaded: PostgresBindings) {
+    let model = try fresh(row, key)
+    return (model, try PostgresStoreFailure.sync(key) { try mapping.bindings(model) })
+  }
+
   /// The machine columns of a row.
   func machineState(_ row: PostgresRow, _ key: String) throws(StateMachineStoreError) -> StoredMachineState {
     let offset = mapping.columns.count

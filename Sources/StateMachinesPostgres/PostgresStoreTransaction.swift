@@ -80,26 +80,27 @@ public struct PostgresStoreTransaction<Model: PostgresStateMachineRecord>: Senda
   }
 
   /// Runs one step in a savepoint, rolled back to when it throws; keeps its work for after COMMIT.
-  /// A step that found a statement prepared on the connection gone runs once more, prepared
-  /// again (Many application servers, prepared statements).
+  /// A step that found a statement prepared on the connection gone runs again, prepared again
+  /// (Many application servers, prepared statements).
   private func savepoint(_ key: String, _ body: () async throws(StateMachineStoreError) -> PostgresStepEngine<Model>.Written)
     async throws(StateMachineStoreError) -> Fired<Model>
   {
     try await engine.run(connection, "SAVEPOINT sm_fire", key: key)
     var written: PostgresStepEngine<Model>.Written?
-    for attempt in 0..<2 where written == nil {
+    let attempts = PostgresStepEngine<Model>.deadlockRetries + 1
+    for attempt in 0..<attempts where written == nil {
       do {
         written = try await body()
       } catch {
         if !PostgresStoreFailure.endedSession(error) {
           _ = try? await connection.answered("ROLLBACK TO SAVEPOINT sm_fire", logger: engine.logger)
-          if attempt == 0, PostgresStoreFailure.isStalePreparedStatement(error) { continue }
+          if attempt < attempts - 1, PostgresStoreFailure.isStalePreparedStatement(error) { continue }
           _ = try? await connection.answered("RELEASE SAVEPOINT sm_fire", logger: engine.logger)
         }
         throw error
       }
     }
-    guard let written else { throw .database(PostgresStoreFailure("the step found its prepared statements gone twice")) }
+    guard let written else { throw .database(PostgresStoreFailure("the step found its prepared statements gone on every attempt")) }
     try await engine.run(connection, "RELEASE SAVEPOINT sm_fire", key: key)
     if let step = written.step { held.append(step) }
     return written.fired

@@ -43,15 +43,18 @@ struct PostgresPreparedStatementTests {
     #expect(history.map(\.version) == [1, 2, 3])
   }
 
-  @Test("The fast statement and the locked step's lock are prepared once per connection, not per fire")
+  @Test("The fast statement, the locked step's lock and a write of machine columns alone are prepared once per connection")
   func preparedOnce() async throws {
     let store = try await switches()
     for id in (0..<3).map({ _ in StoreTestIDs.next() }) {
       try await store.insert(StoreSwitch(id: id))
       try await cycle(store, id: id)
     }
-    // One fast statement (flip) and one lock of the row, whichever row they were sent for.
-    #expect(try await preparedCount("WITH moved AS (\n  UPDATE") == 1)
+    // Whichever row they were sent for: one fast statement (flip), one lock of the row, and one
+    // write of fix's step, which leaves the object's own columns as they were, so that the store
+    // writes the machine columns alone. jam's entry action changes `jams`: that write binds the
+    // application's columns and is sent unprepared.
+    #expect(try await preparedCount("WITH moved AS (\n  UPDATE") == 2)
     #expect(try await preparedCount("SELECT") >= 1)
     let before = try await preparedCount()
     let id = StoreTestIDs.next()
