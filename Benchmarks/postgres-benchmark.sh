@@ -2,7 +2,8 @@
 # The PostgreSQL store benchmark (Benchmarks/README.md), in one run: a
 # throwaway PostgreSQL 15 (.ci/postgres), the store's tables, pgbench on the same table (the
 # single-statement compare-and-set pgbench/cas.sql, the locked transaction pgbench/locked.sql and
-# the store's own fast-path statement pgbench/fast.sql, and, prepared, the minimal statement a
+# the store's own fast-path statement pgbench/fast.sql, prepared as the store prepares it, and,
+# prepared, the minimal statement a
 # correct store must send for one event, compare-and-set plus P2's history row, pgbench/minimal.sql),
 # then `StoreBenchmark postgres`: B0, B1, S1–S3 and the fast path at 1, 8 and 32 concurrent tasks
 # on one PostgresClient, with pgbench's figures in its table and goals. See Benchmarks/README.md.
@@ -63,10 +64,10 @@ run_pgbench() { # name base clients [protocol]
     "$(awk "BEGIN { print $p99 / 1000 }")" | tee -a "$work/pgbench.tsv"
 }
 
-echo "pgbench -M extended (minimal: -M prepared) -c C -j min(C,2) -T $PGBENCH_SECONDS: name, clients, tps, p50 ms, p99 ms"
+echo "pgbench -M extended (fast and minimal: -M prepared) -c C -j min(C,2) -T $PGBENCH_SECONDS: name, clients, tps, p50 ms, p99 ms"
 for name in cas locked fast minimal; do
   protocol=extended
-  case $name in cas) base=7000 ;; locked) base=8000 ;; fast) base=9000 ;; minimal) base=11000 protocol=prepared ;; esac
+  case $name in cas) base=7000 ;; locked) base=8000 ;; fast) base=9000 protocol=prepared ;; minimal) base=11000 protocol=prepared ;; esac
   for i in "${!levels[@]}"; do run_pgbench "$name" $((base + 100 * i)) "${levels[$i]}" "$protocol"; done
 done
 # Every locked transaction wrote its row and one history row: the versions add up to the history.

@@ -1,6 +1,7 @@
 -- pgbench: the store's own fast-path statement (PostgresFastPlan.swift, makeFastPlan: `toggles`,
 -- event `flip`, history on, the database's clock) on the client's own row of the store's table,
--- with the key and payload as the store binds them. Not an application's statement: the ceiling
+-- with the key and payload as the store binds them, prepared once per connection (-M prepared) as the
+-- store prepares it. Not an application's statement: the ceiling
 -- of the fast path with this statement and no client work, so that the fast path's gap to
 -- pgbench's cas.sql splits into the statement's cost (this row ÷ cas) and the client's (the fast
 -- path ÷ this row).

@@ -23,7 +23,7 @@ struct SQLiteMachineTable: Sendable {
   /// The `SELECT *` of one row, built once: every step runs it (Persistence §6).
   let selectRowSQL: String
   /// The compare-and-set of the machine columns alone, built once (the fast path of Persistence §6,
-  /// P4): the arguments are the values of ``values(_:)``, the row's (``keyValues(_:)``), then the
+  /// P4): the arguments are ``arguments(_:)``, the row's (``keyArguments(_:)``), then the
   /// version the step read.
   let updateMachineSQL: String
 
@@ -62,11 +62,13 @@ struct SQLiteMachineTable: Sendable {
 
   /// The condition that selects the row with `key`, and its arguments.
   func row(_ key: String) -> (sql: String, arguments: StatementArguments) {
-    (rowSQL, StatementArguments(keyValues(key)))
+    (rowSQL, keyArguments(key))
   }
 
-  /// The values of ``rowSQL``'s placeholders for the row with `key`.
-  func keyValues(_ key: String) -> [DatabaseValueConvertible?] {
+  /// The arguments of ``rowSQL``'s placeholders for the row with `key`. Arguments are built from
+  /// literals here and below: GRDB's initializer from a sequence runs unspecialised, which a fire
+  /// felt (`Benchmarks/README.md`, *The SQLite store*).
+  func keyArguments(_ key: String) -> StatementArguments {
     isShared ? [machine, key] : [key]
   }
 
@@ -86,9 +88,22 @@ struct SQLiteMachineTable: Sendable {
   }
 
   /// The values of the machine columns, in the order of ``machineColumns``' assignments.
-  static func values(_ machine: StoredMachineState) throws -> [DatabaseValueConvertible?] {
-    let history = try machine.history.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-    return [machine.state, machine.version, machine.isTerminated, history]
+  static func arguments(_ machine: StoredMachineState) throws -> StatementArguments {
+    [machine.state, machine.version, machine.isTerminated, try historyJSON(machine)]
+  }
+
+  /// The arguments of ``updateMachineSQL``, in one list: the machine columns after the step, the
+  /// row's key, and the version the step read.
+  func updateMachineArguments(_ after: StoredMachineState, key: String, version: Int64) throws -> StatementArguments {
+    let history = try Self.historyJSON(after)
+    return isShared
+      ? [after.state, after.version, after.isTerminated, history, machine, key, version]
+      : [after.state, after.version, after.isTerminated, history, key, version]
+  }
+
+  /// `sm_history` as JSON (P12), or `nil`.
+  private static func historyJSON(_ machine: StoredMachineState) throws -> String? {
+    try machine.history.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
   }
 }
 

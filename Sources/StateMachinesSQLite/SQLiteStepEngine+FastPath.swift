@@ -28,10 +28,8 @@ extension SQLiteStepEngine {
     let history = configuration.history ? db.lastInsertedRowID : nil
     do throws(StateMachineStoreError) {
       try SQLiteStoreFailure.database(key) {
-        var values = try SQLiteMachineTable.values(step.after)
-        values += table.keyValues(key)
-        values.append(step.before.version)
-        try db.cached(table.updateMachineSQL, StatementArguments(values))
+        try db.cached(
+          table.updateMachineSQL, try table.updateMachineArguments(step.after, key: key, version: step.before.version))
       }
       try checkWritten(db, step, key)
     } catch {

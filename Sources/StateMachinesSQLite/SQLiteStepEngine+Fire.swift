@@ -142,11 +142,11 @@ extension SQLiteStepEngine {
     let now = clock.now.storeMilliseconds
     try SQLiteStoreFailure.database(key) {
       let owned = columns.keys.filter { $0 != table.idColumn }.sorted()
-      var values: [DatabaseValueConvertible?] = owned.map { columns[$0]! }
-      values += try SQLiteMachineTable.values(step.after)
-      values += table.keyValues(key)
-      values.append(step.before.version)
-      try db.cached(updateSQL(owned), StatementArguments(values))
+      var arguments = StatementArguments(owned.map { columns[$0]! })
+      arguments += try SQLiteMachineTable.arguments(step.after)
+      arguments += table.keyArguments(key)
+      arguments += [step.before.version]
+      try db.cached(updateSQL(owned), arguments)
     }
     try checkWritten(db, step, key)
     try insertHistory(db, step, key, cause: cause, requestID: requestID, dueAt: dueAt, now: now)
@@ -172,7 +172,7 @@ extension SQLiteStepEngine {
 
   /// The compare-and-set `UPDATE` of the object's own columns `owned` (sorted) and the machine
   /// columns, built once per set of columns: its arguments are `owned`'s values, the machine
-  /// columns' (``SQLiteMachineTable/values(_:)``), the row's, then the version the step read.
+  /// columns' (``SQLiteMachineTable/arguments(_:)``), the row's, then the version the step read.
   private func updateSQL(_ owned: [String]) -> String {
     if let sql = lock.withLock({ updateStatements[owned] }) { return sql }
     var assignments = owned.map { "\($0.quotedDatabaseIdentifier) = ?" }

@@ -142,7 +142,7 @@ final class SQLiteStepEngine<Model: StateMachineObject & SendableMetatype>: _Sto
   ) throws(StateMachineStoreError) -> T? {
     try SQLiteStoreFailure.database(key) {
       let statement = try db.cachedStatement(sql: table.selectRowSQL)
-      let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(table.keyValues(key)))
+      let cursor = try Row.fetchCursor(statement, arguments: table.keyArguments(key))
       // The cursor resets the statement when it goes, right after `body`.
       return try withExtendedLifetime(cursor) {
         guard let row = try cursor.next() else { return nil }
@@ -184,19 +184,19 @@ final class SQLiteStepEngine<Model: StateMachineObject & SendableMetatype>: _Sto
     _ db: Database, key: String, columns: [String: DatabaseValue], machine: StoredMachineState
   ) throws(StateMachineStoreError) {
     var names = columns.keys.sorted()
-    var values: [DatabaseValueConvertible?] = names.map { columns[$0]! }
+    var arguments = StatementArguments(names.map { columns[$0]! })
     if table.isShared {
       names += ["machine", "entity_id"]
-      values += [table.machine, key]
+      arguments += [table.machine, key]
     }
     names += ["state", "sm_version", "sm_terminated", "sm_history"]
     try SQLiteStoreFailure.database(key) {
-      values += try SQLiteMachineTable.values(machine)
+      arguments += try SQLiteMachineTable.arguments(machine)
       let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
       try db.execute(
         sql: "INSERT INTO \(table.quotedName) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
           + "VALUES (\(placeholders))",
-        arguments: StatementArguments(values))
+        arguments: arguments)
     }
   }
 }

@@ -10,6 +10,7 @@ import StateMachinesPostgres
 enum PostgresCaseID: String, CaseIterable, Sendable {
   case b0 = "B0"
   case b1 = "B1"
+  case b0p = "B0p"
   case s1 = "S1"
   case s2 = "S2"
   case s3 = "S3"
@@ -25,6 +26,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     case .s3: 5000
     case .fast: 6000
     case .generated: 10000
+    case .b0p: 12000
     }
   }
 
@@ -32,6 +34,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     switch self {
     case .b0: "by hand: single-statement compare-and-set"
     case .b1: "by hand: BEGIN; SELECT … FOR UPDATE; UPDATE (CAS); INSERT history; COMMIT"
+    case .b0p: "by hand: minimal.sql's CAS + history row, prepared through postgres-nio"
     case .s1: "store fire (locked step), history off"
     case .s2: "store fire (locked step), history on"
     case .s3: "store fire arming a deadline / deleting it"
@@ -66,12 +69,16 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
   let audited = PostgresStateMachineStore<PostgresToggle>(client)
   let countdowns = PostgresStateMachineStore<PostgresCountdown>(client)
   let tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
+  let minimalTasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let s3Tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let toggles = (0..<PostgresRows.perCase).map { _ in PostgresTaskToggle() }
 
   return [
     PostgresCase(id: .b0) { task in try await postgresCompareAndSet(client, id: PostgresCaseID.b0.row(task), tasks[task]) },
     PostgresCase(id: .b1) { task in try await postgresLockedTransaction(client, id: PostgresCaseID.b1.row(task)) },
+    PostgresCase(id: .b0p) { task in
+      try await postgresMinimalPrepared(client, id: PostgresCaseID.b0p.row(task), minimalTasks[task])
+    },
     PostgresCase(id: .s1) { task in _ = try await plain.fire("turn", on: PostgresCaseID.s1.row(task)) },
     PostgresCase(id: .s2) { task in _ = try await audited.fire("turn", on: PostgresCaseID.s2.row(task)) },
     PostgresCase(id: .s3) { task in

@@ -75,6 +75,8 @@ extension CompiledMachine {
       refusal: { [isFinal] in isFinal[Int($0)] ? "a final state cannot invoke" : nil })
     forwardsEvents = invocations.contains { $0.autoforward }
     self.triggers = triggers
+    armsTriggers = triggers.map { !$0.isEmpty }
+    hasEntryActions = entryActions.map { !$0.isEmpty }
     declaredTransitions = transitions.map { spec in
       DeclaredTransition(
         event: eventIndexByName[spec.event]!, from: spec.fromNames.map { $0.map { stateIndexByName[$0]! } },

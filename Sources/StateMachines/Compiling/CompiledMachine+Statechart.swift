@@ -72,6 +72,8 @@ extension CompiledMachine {
       })
     forwardsEvents = invocations.contains { $0.autoforward }
     self.triggers = triggers
+    armsTriggers = triggers.map { !$0.isEmpty }
+    hasEntryActions = entryActions.map { !$0.isEmpty }
     // Diagrams of a statechart read the chart itself.
     declaredTransitions = []
     // Every known event takes the statechart step; the last column rejects unknown events.

@@ -98,6 +98,11 @@ struct CompiledMachine<Model> {
   @usableFromInline let observers: [Observer]
   /// Per state: the timeouts and notifications armed while in it.
   @usableFromInline let triggers: [[Trigger]]
+  /// Per state: whether it arms any of ``triggers``, and whether it has ``entryActions``. Plain
+  /// arrays, so that asking whether a loaded object's state needs entering touches no array of a
+  /// type generic over `Model` (whose metadata an unspecialised caller, such as a store, looks up).
+  @usableFromInline let armsTriggers: [Bool]
+  @usableFromInline let hasEntryActions: [Bool]
   /// The invokes (the Invoke article), each also a trigger of its state.
   let invocations: [CompiledInvocation<Model>]
   /// Whether an invoke forwards the machine's external events to its work (I13): only then does
@@ -149,6 +154,8 @@ struct CompiledMachine<Model> {
     takesTransition = false
     observers = []
     triggers = Array(repeating: [], count: states.count)
+    armsTriggers = Array(repeating: false, count: states.count)
+    hasEntryActions = Array(repeating: false, count: states.count)
     invocations = []
     forwardsEvents = false
     declaredTransitions = []

@@ -54,12 +54,15 @@ public final class CodableStateMachineStorage<Provider: StateMachineDefinitionPr
     let name: String
     var terminated = false
     var history: [String: [String]]?
-    if let keyed = try? decoder.container(keyedBy: Keys.self) {
+    // The plain name first: it is what almost every object encodes, and a decoder that holds one
+    // value (a database column) throws when asked for a keyed container.
+    if let plain = try? decoder.singleValueContainer().decode(String.self) {
+      name = plain
+    } else {
+      let keyed = try decoder.container(keyedBy: Keys.self)
       name = try keyed.decode(String.self, forKey: .state)
       terminated = try keyed.decodeIfPresent(Bool.self, forKey: .terminated) ?? false
       history = try keyed.decodeIfPresent([String: [String]].self, forKey: .stateHistory)
-    } else {
-      name = try decoder.singleValueContainer().decode(String.self)
     }
     do {
       storage = try definition.decodedStorage(state: name, history: history, terminated: terminated)

@@ -9,8 +9,8 @@ extension StateMachineDefinition {
     case .flat:
       // A machine that posts its entries announces the first one.
       if compiled.postsStateNotifications { return true }
-      guard compiled.triggers.indices.contains(Int(state)) else { return false }
-      return !compiled.triggers[Int(state)].isEmpty || (!restored && !compiled.entryActions[Int(state)].isEmpty)
+      guard state >= 0, Int(state) < compiled.armsTriggers.count else { return false }
+      return compiled.armsTriggers[Int(state)] || (!restored && compiled.hasEntryActions[Int(state)])
     case .statechart:
       // A statechart computes its initial configuration when it starts.
       return true
