@@ -137,6 +137,8 @@ for index in "${!binaries[@]}"; do
   echo
   target "$index" 1 5l 1.5 "after-callback cycle (1) <= 1.5x the lean enum (5l)"
   target "$index" 1 5 2 "generated event method (1) <= 2x the hand-written enum (5)"
+  target "$index" d1 d5l 1.5 "events as data: generated methods (d1) <= 1.5x the lean enum (d5l)"
+  target "$index" d1e d1 3 "events as data: entry action (d1e) <= 3x the after callback (d1)"
   target "$index" 3 1 1 "rejected event (3) <= accepted event (1)"
   target "$index" 7f 7 3 "full step (7f) <= 3x the light path with the same callbacks (7)"
   target "$index" 2 1 4 "fire(\"name\") (2) <= 4x the generated method (1)"

@@ -24,6 +24,27 @@ final class Subscription {
   }
 }
 
+/// Subscription with its callback as an entry action of `suspended` instead of an `after`
+/// callback of `suspend` (rows d1e): the same work, through the step that runs entry actions.
+@StateMachine
+final class EntryActionSubscription {
+  private(set) var billingStopped = false
+  func stopBilling() { billingStopped = true }
+
+  static let stateMachine = StateMachineDefinition<EntryActionSubscription> { sm in
+    sm.initialState = "pendingActivation"
+    sm.addState("pendingActivation")
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.addState("terminated")
+    sm.when("activate", transitionFrom: "pendingActivation", to: "active")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    sm.when("terminate", transitionFrom: ["active", "suspended"], to: "terminated")
+    sm.onEntry("suspended") { $0.stopBilling() }
+  }
+}
+
 /// The same states and transitions without any callback: every transition is a fast-path one.
 @StateMachine
 final class PlainSubscription {

@@ -36,6 +36,9 @@ let allCases = [
   BenchmarkCase(id: "5", name: "baseline: hand-written enum + switch", run: handWrittenCycle),
   BenchmarkCase(id: "5l", name: "baseline: lean enum + switch, another module, same callback", run: leanEnumCycle),
   BenchmarkCase(id: "5b", name: "baseline: hand-written canSuspend", run: handWrittenCanSuspend),
+  BenchmarkCase(id: "d1", name: "row 1, events as data dispatched by a switch", run: dataCycle),
+  BenchmarkCase(id: "d5l", name: "baseline: row 5l, events as data dispatched by a switch", run: dataLeanEnumCycle),
+  BenchmarkCase(id: "d1e", name: "row d1 with the callback as an entry action", run: dataEntryActionCycle),
   BenchmarkCase(id: "6", name: "baseline: [String: [String: String]] lookup", run: dictionaryCycle),
   BenchmarkCase(id: "7", name: "light path: 1 before + 1 after callback", run: callbackCycle),
   BenchmarkCase(id: "7f", name: "full step: row 7's callbacks taking the Transition", run: fullStepCycle),
@@ -47,6 +50,8 @@ let allCases = [
   BenchmarkCase(id: "h1", name: "history chart: leaf to leaf across the root, by name", run: historyLeafCycle),
   BenchmarkCase(id: "h2", name: "history chart: leave, return through deep history, by name", run: deepHistoryCycle),
 ]
+// The events of rows d1, d5l and d1e, made before any row runs.
+prepareSubscriptionEvents(events)
 if once {
   // One call of each selected row's function with exactly `events` events, then exit: the region
   // that instruction-counts.sh counts under callgrind.
@@ -77,6 +82,8 @@ func target(_ description: String, _ id: String, over baselineID: String, limit:
 
 target("after-callback cycle (1) <= 1.5x the lean cross-module enum (5l)", "1", over: "5l", limit: 1.5)
 target("generated event method (1) <= 2x the hand-written enum (5)", "1", over: "5", limit: 2)
+target("events as data: generated methods (d1) <= 1.5x the lean enum (d5l)", "d1", over: "d5l", limit: 1.5)
+target("events as data: entry action (d1e) <= 3x the after callback (d1)", "d1e", over: "d1", limit: 3)
 target("rejected event (3) <= accepted event (1)", "3", over: "1", limit: 1)
 target("full step (7f) <= 3x the light path with the same callbacks (7)", "7f", over: "7", limit: 3)
 target("fire(\"name\") (2) <= 4x the generated method (1)", "2", over: "1", limit: 4)
