@@ -211,6 +211,19 @@ func entryExitCycle(_ events: Int) -> Int {
   return subscription.exits == events / 2 * 2 ? expected : 0
 }
 
+/// (9f) Row 9 with actions that take the `Transition`: the full step.
+@inline(never)
+func transitionEntryExitCycle(_ events: Int) -> Int {
+  let subscription = TransitionEntryExitSubscription()
+  _ = subscription.isActive
+  var expected = 0
+  for _ in 0..<events / 2 {
+    if subscription.suspend() { expected &+= 1 }
+    if subscription.unsuspend() { expected &+= 1 }
+  }
+  return subscription.exits == events / 2 * 2 ? expected : 0
+}
+
 /// (1c) Row 1 with each event method called from a function that is not inlined, as from an app's
 /// event handler: the generated method's read of the class's IDs static (a lazily initialised
 /// `static let`, `swift_once` on Linux) happens on every event, where row 1's loop hoists it.

@@ -145,6 +145,25 @@ final class FullStepSubscription {
   }
 }
 
+/// Row 9's machine with actions that take the `Transition`: the full step (row 9f), which row 9
+/// measured until plain exit and entry actions joined the light tier.
+@StateMachine
+final class TransitionEntryExitSubscription {
+  private(set) var entries = 0
+  private(set) var exits = 0
+
+  static let stateMachine = StateMachineDefinition<TransitionEntryExitSubscription> { sm in
+    sm.addState("active")
+    sm.addState("suspended")
+    sm.when("suspend", transitionFrom: "active", to: "suspended")
+    sm.when("unsuspend", transitionFrom: "suspended", to: "active")
+    for state in ["active", "suspended"] {
+      sm.onEntry(state) { model, _ in model.entries &+= 1 }
+      sm.onExit(state) { model, _ in model.exits &+= 1 }
+    }
+  }
+}
+
 /// Entry and exit actions on both states: every event runs an exit and an entry action.
 @StateMachine
 final class EntryExitSubscription {

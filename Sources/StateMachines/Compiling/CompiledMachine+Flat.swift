@@ -85,8 +85,19 @@ extension CompiledMachine {
         notification: spec.notification)
     }
 
-    // Each event's callbacks, boxed for light transitions if none of them takes a Transition.
+    // Each event's callbacks, boxed for light transitions if none of them takes a Transition;
+    // likewise each state's exit and entry actions.
     let plainBoxes = zip(beforeCallbacks, afterCallbacks).map { Self.plainBoxes(before: $0, after: $1) }
+    let plainStateActions = StatePlainActions(
+      exits: exitActions.map { Self.boxes($0) },
+      entries: entryActions.map { actions -> [PlainCallbackBox<Model>]? in
+        var callbacks: [Callback] = []
+        for action in actions {
+          guard case .callback(let callback) = action else { return nil }
+          callbacks.append(callback)
+        }
+        return Self.boxes(callbacks)
+      })
 
     // The slots that have transitions, found from the transitions (linear in their number plus
     // the states times the wildcard events), then filled in; the dense fast table is only
@@ -155,7 +166,7 @@ extension CompiledMachine {
           || slot.contains { $0.target >= 0 && !triggers[Int($0.target)].isEmpty }
         let slotIndex = TransitionSlot.position(event: Int(event), state: Int(from), columnHeight: states.count)
         switch Self.tier(
-          of: slot, from: from, entry: entryActions, exit: exitActions, isFinal: isFinal,
+          of: slot, from: from, stateActions: plainStateActions, isFinal: isFinal,
           needsFullStep: needsFullStep, callbacks: plainBoxes[Int(event)])
         {
         case .none: fastSlots[slotIndex] = .none
@@ -195,45 +206,62 @@ extension CompiledMachine {
     case full
   }
 
+  /// Each state's exit and entry actions, boxed, or `nil` for a state with one that takes a
+  /// ``Transition`` or may ask for a ``NextStep``.
+  private struct StatePlainActions {
+    let exits: [[PlainCallbackBox<Model>]?]
+    let entries: [[PlainCallbackBox<Model>]?]
+  }
+
   /// The tier of a slot. `callbacks` are the event's callbacks, boxed, if none takes a
   /// ``Transition``.
+  ///
+  /// A light transition runs its source's exit actions after the `before` callbacks and its
+  /// target's entry actions before the `after` callbacks (Semantics steps 4 and 7), when all of
+  /// them take only the model: each list is run as one, which keeps the rules of Semantics, as
+  /// one that throws before the state is written aborts the step, and one that throws after it
+  /// skips the rest.
   private static func tier(
-    of slot: [FlatCandidate], from: Int32, entry: [[EntryAction]], exit: [[Callback]], isFinal: [Bool],
+    of slot: [FlatCandidate], from: Int32, stateActions: StatePlainActions, isFinal: [Bool],
     needsFullStep: Bool, callbacks: (before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>])?
   ) -> Tier {
     guard let only = slot.first else { return .none }
     let target = only.target
-    let runsStateActions =
-      !only.isInternal && (!exit[Int(from)].isEmpty || (target >= 0 && !entry[Int(target)].isEmpty))
+    // An internal transition runs no state actions.
+    let exits = only.isInternal ? [] : stateActions.exits[Int(from)]
+    let entries = only.isInternal || target < 0 ? [] : stateActions.entries[Int(target)]
     // Boxed straight from the enum payload: keeping the closure in an Optional first would wrap
     // it in reabstraction thunks, paid on every call.
     var guardBox: PlainGuardBox<Model>?
     if case .plain(let body)? = only.guardBody { guardBox = PlainGuardBox(body) }
     let runsOnlyCallbacks =
       slot.count == 1 && (only.guardBody == nil || guardBox != nil) && only.action == nil
-      && !only.terminates && target >= 0 && !isFinal[Int(target)] && !runsStateActions && !needsFullStep
-    guard runsOnlyCallbacks, let callbacks else { return .full }
-    if callbacks.before.isEmpty && callbacks.after.isEmpty && guardBox == nil { return .fast(target) }
-    return .light(
-      LightTransition(target: target, guardBox: guardBox, before: callbacks.before, after: callbacks.after))
+      && !only.terminates && target >= 0 && !isFinal[Int(target)] && !needsFullStep
+    guard runsOnlyCallbacks, let callbacks, let exits, let entries else { return .full }
+    let before = callbacks.before + exits
+    let after = entries + callbacks.after
+    if before.isEmpty && after.isEmpty && guardBox == nil { return .fast(target) }
+    return .light(LightTransition(target: target, guardBox: guardBox, before: before, after: after))
   }
 
   /// An event's callbacks, boxed, or `nil` if any of them takes a ``Transition``.
   private static func plainBoxes(
     before: [Callback], after: [Callback]
   ) -> (before: [PlainCallbackBox<Model>], after: [PlainCallbackBox<Model>])? {
-    // Boxed straight from the enum payload: going through an Optional would wrap each closure in
-    // two reabstraction thunks, paid on every call.
-    func boxes(_ callbacks: [Callback]) -> [PlainCallbackBox<Model>]? {
-      var boxes: [PlainCallbackBox<Model>] = []
-      for callback in callbacks {
-        guard case .plain(let body) = callback else { return nil }
-        boxes.append(PlainCallbackBox(body))
-      }
-      return boxes
-    }
     guard let before = boxes(before), let after = boxes(after) else { return nil }
     return (before, after)
+  }
+
+  /// `callbacks` boxed, or `nil` if one of them takes a ``Transition``.
+  private static func boxes(_ callbacks: [Callback]) -> [PlainCallbackBox<Model>]? {
+    var boxes: [PlainCallbackBox<Model>] = []
+    for callback in callbacks {
+      // Boxed straight from the enum payload: going through an Optional would wrap each closure
+      // in two reabstraction thunks, paid on every call.
+      guard case .plain(let body) = callback else { return nil }
+      boxes.append(PlainCallbackBox(body))
+    }
+    return boxes
   }
 
   private static func checkNames(

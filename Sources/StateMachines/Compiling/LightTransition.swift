@@ -1,6 +1,7 @@
 /// A transition of the light tier: it runs only plain code (no ``Transition`` is built), namely an
-/// optional plain guard and the event's plain `before` and `after` callbacks (Semantics steps
-/// 2, 3, 6, 8, 9), and it changes the state.
+/// optional plain guard, the event's plain `before` callbacks then the source's exit actions, and
+/// the target's entry actions then the event's `after` callbacks (Semantics steps 2, 3, 4, 6, 7,
+/// 8, 9), and it changes the state.
 ///
 /// Built once per light slot when the definition is compiled. Only data: the definition's
 /// `fireLight` runs it, reaching it and the boxed closures through unowned references, so a light
@@ -11,9 +12,11 @@ final class LightTransition<Model> {
   @usableFromInline let target: Int32
   /// An unowned reference to the guard, if the transition has one (kept alive by ``guardOwner``).
   @usableFromInline let guardBox: Unmanaged<PlainGuardBox<Model>>?
-  /// Unowned references to the event's `before` callbacks (kept alive by ``boxes``).
+  /// Unowned references to the event's `before` callbacks, then the source state's exit
+  /// actions (kept alive by ``boxes``): what runs before the state is written.
   @usableFromInline let before: [Unmanaged<PlainCallbackBox<Model>>]
-  /// Unowned references to the event's `after` callbacks (kept alive by ``boxes``).
+  /// Unowned references to the target state's entry actions, then the event's `after`
+  /// callbacks (kept alive by ``boxes``): what runs once the state is written.
   @usableFromInline let after: [Unmanaged<PlainCallbackBox<Model>>]
   /// The callback of a transition whose only code is one `after` callback, the commonest shape
   /// (a side effect once the state changed); `nil` otherwise. The hot path calls it without the

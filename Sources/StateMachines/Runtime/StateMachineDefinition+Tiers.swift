@@ -2,7 +2,8 @@
 // event method is specialised for its class. Chosen per (state, event) slot when the definition
 // is compiled:
 // - fast: the transition runs no code; a table load and a store;
-// - light: it runs only plain `before`/`after` callbacks; no `Transition` is built;
+// - light: it runs only plain `before`/`after` callbacks and exit/entry actions; no `Transition`
+//   is built;
 // - full: everything else (guards, actions, entry/exit, observers, triggers, the log): a run to
 //   completion (`StateMachineDefinition+RunToCompletion.swift`).
 
@@ -203,11 +204,11 @@ extension StateMachineDefinition {
     return happened
   }
 
-  /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks, the
-  /// state, `after` callbacks (one whose only code is an `after` callback is run by
-  /// ``fireSoleAfter(_:_:_:)``). A failing or throwing guard, or a throwing
-  /// `before` callback, changes nothing (the events they fired are dropped too); a throwing
-  /// `after` callback skips the rest and the new state stands.
+  /// Runs a ``LightTransition`` on a machine this thread owns: guard, `before` callbacks and exit
+  /// actions, the state, entry actions and `after` callbacks (one whose only code is one of the
+  /// latter is run by ``fireSoleAfter(_:_:_:)``). A failing or throwing guard, or a throwing
+  /// `before` callback or exit action, changes nothing (the events they fired are dropped too); a
+  /// throwing entry action or `after` callback skips the rest and the new state stands.
   @inlinable @inline(__always)
   func fireLight(_ light: Unmanaged<LightTransition<Model>>, _ model: Model) -> Bool {
     light._withUnsafeGuaranteedRef { transition in
