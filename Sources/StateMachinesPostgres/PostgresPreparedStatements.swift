@@ -72,22 +72,22 @@ final class PostgresPreparedStatements: @unchecked Sendable {
         connections[id] = Connection(connection: connection)
       }
       uses += 1
-      var entry = connections[id]!
-      defer { connections[id] = entry }
-      var deallocates = entry.released
-      entry.released = []
-      if let known = entry.statements[sql] {
-        entry.statements[sql]!.lastUse = uses
-        return Use(name: known.name, prepares: false, deallocates: deallocates)
+      // In place (`connections[id]!.…`): a copy of the entry would copy its dictionary on write.
+      var deallocates: [String] = []
+      if !connections[id]!.released.isEmpty { swap(&deallocates, &connections[id]!.released) }
+      // One hash of the text per send: the index finds the entry to mark used.
+      if let index = connections[id]!.statements.index(forKey: sql) {
+        connections[id]!.statements.values[index].lastUse = uses
+        return Use(name: connections[id]!.statements.values[index].name, prepares: false, deallocates: deallocates)
       }
-      if entry.statements.count >= Self.capacity,
-        let oldest = entry.statements.min(by: { $0.value.lastUse < $1.value.lastUse })
+      if connections[id]!.statements.count >= Self.capacity,
+        let oldest = connections[id]!.statements.min(by: { $0.value.lastUse < $1.value.lastUse })
       {
         deallocates.append(oldest.value.name)
-        entry.statements[oldest.key] = nil
+        connections[id]!.statements[oldest.key] = nil
       }
       let name = PostgresStatementNames.shared.next()
-      entry.statements[sql] = Prepared(name: name, lastUse: uses)
+      connections[id]!.statements[sql] = Prepared(name: name, lastUse: uses)
       return Use(name: name, prepares: true, deallocates: deallocates)
     }
   }

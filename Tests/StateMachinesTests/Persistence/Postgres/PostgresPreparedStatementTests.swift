@@ -10,7 +10,7 @@
 import Foundation
 import PostgresNIO
 @_spi(Testing) import StateMachines
-@_spi(Testing) import StateMachinesPostgres
+@_spi(Testing) @testable import StateMachinesPostgres
 import Testing
 
 @Suite(
@@ -134,6 +134,35 @@ struct PostgresPreparedStatementTests {
 }
 
 extension PostgresPreparedStatementTests {
+  @Test("A connection keeps at most 64 of a store's statements, the least recently used deallocated first")
+  func leastRecentlyUsedDeallocated() async throws {
+    try await database.prepare(StoreSwitch.self)
+    let prepared = PostgresPreparedStatements()
+    let capacity = PostgresPreparedStatements.capacity
+    var sums: [Int] = []
+    // Statement 0 is used again after the first 64: then statement 1 is the least recently used.
+    // The seventh displaced statement's deallocation goes ahead of the last send (0 again).
+    for number in Array(0..<capacity) + [0] + Array(capacity..<(capacity + 6)) + [0] {
+      sums.append(try await select(number, prepared))
+    }
+    #expect(sums == (Array(0..<capacity) + [0] + Array(capacity..<(capacity + 6)) + [0]).map { 2 * $0 })
+    let names = try await database.query("SELECT statement FROM pg_prepared_statements").map { try $0.decode(String.self) }
+    #expect(names.count == capacity)
+    #expect(names.contains { $0.hasSuffix("+ 0") })
+    #expect(!names.contains { $0.hasSuffix("+ 1") })
+  }
+
+  /// `$1 + number` with `number` bound, through the store's send path: one statement text per number.
+  func select(_ number: Int, _ prepared: PostgresPreparedStatements) async throws -> Int {
+    var statement = PostgresStatement()
+    statement.sql = "SELECT \(statement.bind(Int64(number))) + \(number)"
+    let query = statement
+    let rows = try await database.client.withConnection { connection in
+      try await connection.send(query, preparedIn: prepared, logger: PostgresStepLogger.logger).rows()
+    }
+    return try rows[0].decode(Int.self)
+  }
+
   /// ``cycle(_:id:)`` on a row at `version`, back in "off".
   func cycle(_ store: PostgresStateMachineStore<StoreSwitch>, id: Int, from version: Int64) async throws {
     #expect(try await store.fire("flip", on: id).version == version + 1)
