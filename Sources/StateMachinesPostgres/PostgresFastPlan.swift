@@ -106,13 +106,13 @@ extension PostgresStepEngine {
     var history: (event: String, cause: String)?
     if configuration.history { history = (constants.bind(eventName), constants.bind(StoredTransition.Cause.event.rawValue)) }
     // The binds of one fire follow the constants, typed as `statement(key:…)` binds them.
-    let key = "$\(constants.binds.count + 1)::TEXT"
-    let payload = "$\(constants.binds.count + 2)::TEXT"
-    let at = clock.isDatabase ? "clock_timestamp()" : "$\(constants.binds.count + 3)::TIMESTAMPTZ"
+    let key = "$\(constants.bindCount + 1)::TEXT"
+    let payload = "$\(constants.bindCount + 2)::TEXT"
+    let at = clock.isDatabase ? "clock_timestamp()" : "$\(constants.bindCount + 3)::TIMESTAMPTZ"
     let row = table.isShared ? "machine = \(machine) AND entity_id = \(key)" : "\(table.quotedID) = CAST(\(key) AS \(idType))"
     // The expected version is bound after the key, the payload and the time, whichever are bound.
     let expected =
-      "$\(constants.binds.count + 2 + (configuration.history ? 1 : 0) + (configuration.history && !clock.isDatabase ? 1 : 0))::BIGINT"
+      "$\(constants.bindCount + 2 + (configuration.history ? 1 : 0) + (configuration.history && !clock.isDatabase ? 1 : 0))::BIGINT"
     func sql(_ shape: PostgresFastPlanShape) -> String {
       let version = shape.comparesVersion ? " AND sm_version = CAST(\(expected) AS bigint)" : ""
       var sql = """

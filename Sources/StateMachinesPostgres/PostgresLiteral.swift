@@ -5,23 +5,32 @@
 
 #if PostgreSQL
 import Foundation
+import PostgresNIO
 
-/// A value the store binds, as a literal PostgreSQL reads back to the same value.
+/// A value the store binds: as a literal PostgreSQL reads back to the same value, or as a binary
+/// bind.
 protocol PostgresLiteral: Sendable {
   /// The literal.
   var sqlLiteral: String { get }
   /// Whether ``sqlLiteral`` exists: a string with a NUL cannot be in a statement's text (the
   /// statement is then sent unprepared, and the server refuses the value as it always did).
   var hasLiteral: Bool { get }
+  /// Appends the value as a binary bind.
+  func append(to binds: inout PostgresBindings)
 }
 
 extension PostgresLiteral {
   var hasLiteral: Bool { true }
 }
 
+extension PostgresLiteral where Self: PostgresNonThrowingEncodable {
+  func append(to binds: inout PostgresBindings) { binds.append(self) }
+}
+
 /// SQL's NULL.
 struct PostgresNull: PostgresLiteral {
   var sqlLiteral: String { "NULL" }
+  func append(to binds: inout PostgresBindings) { binds.appendNull() }
 }
 
 extension String: PostgresLiteral {

@@ -1,7 +1,7 @@
 // The store's statements, planned once per connection (Many application servers, prepared
 // statements): PostgreSQL plans an unnamed statement on every call, and for the store's fast
 // statement planning is most of the server's work. A statement with binds, all of them the
-// store's own (``PostgresStatement/values``), is prepared with `PREPARE` on each connection the first time
+// store's own (``PostgresStatement/literalArguments``), is prepared with `PREPARE` on each connection the first time
 // it is sent there, right ahead of its `EXECUTE` in the same flight, and executed by name from
 // then on.
 //
@@ -131,8 +131,7 @@ extension PostgresConnection {
   func send(_ statement: PostgresStatement, preparedIn preparedStatements: PostgresPreparedStatements?, logger: Logger)
     -> PostgresAnswer
   {
-    // A statement without binds is a command (BEGIN, SAVEPOINT, COMMIT), which PREPARE refuses.
-    guard let preparedStatements, let values = statement.values, !values.isEmpty else {
+    guard let preparedStatements, let arguments = statement.literalArguments else {
       return send(statement.query, logger: logger)
     }
     let sql = statement.sql
@@ -141,8 +140,8 @@ extension PostgresConnection {
       // One flight: the server answers each in turn, and the first failure is the answer.
       var before = use.deallocates.map { connection.query(PostgresQuery(unsafeSQL: "DEALLOCATE \($0)"), logger: logger) }
       if use.prepares { before.append(connection.query(PostgresQuery(unsafeSQL: "PREPARE \(use.name) AS \(sql)"), logger: logger)) }
-      let arguments = values.map(\.sqlLiteral).joined(separator: ", ")
-      let execute = connection.query(PostgresQuery(unsafeSQL: "EXECUTE \(use.name)(\(arguments))"), logger: logger)
+      let execute = connection.query(
+        PostgresQuery(unsafeSQL: "EXECUTE \(use.name)(\(arguments.joined(separator: ", ")))"), logger: logger)
       guard !before.isEmpty else { return execute.map(\.rows) }
       return EventLoopFuture.andAllSucceed(before, on: connection.eventLoop).flatMap { execute.map(\.rows) }
     } failed: { error in

@@ -4,6 +4,8 @@
 // A placeholder the store binds carries its type (`$3::TEXT`), so that the statement means the
 // same prepared once per connection, where PostgreSQL infers the parameters' types from the text
 // alone, as sent unprepared with its binds' types (Many application servers, prepared statements).
+// The store's values are kept as they are and encoded only for the way the statement goes: as
+// literals for an `EXECUTE`, as binary binds for a statement sent unprepared.
 
 #if PostgreSQL
 import Foundation
@@ -12,44 +14,55 @@ import PostgresNIO
 /// A statement being built: its text and its binds.
 struct PostgresStatement: Sendable {
   var sql = ""
-  private(set) var binds: PostgresBindings
-  /// The binds as values, while every one of them is the store's own and can be written as a
-  /// literal: what an `EXECUTE` of the prepared statement passes. `nil` when the application's own
-  /// columns bound values whose types the text does not say; such a statement is sent unprepared.
-  private(set) var values: [any PostgresLiteral]?
+  /// The application's own columns' binds, first: `$1…$n`.
+  private let applicationBinds: PostgresBindings
+  /// The store's own binds, after the application's.
+  private(set) var storeValues: [any PostgresLiteral] = []
 
   init(_ sql: String = "") {
     self.sql = sql
-    self.binds = PostgresBindings()
-    self.values = []
+    self.applicationBinds = PostgresBindings()
   }
 
   /// A statement whose first binds are the application's own columns.
   init(applicationBinds: PostgresBindings) {
-    self.binds = applicationBinds
-    self.values = applicationBinds.count == 0 ? [] : nil
+    self.applicationBinds = applicationBinds
   }
 
   /// Binds `value` and returns its placeholder, typed.
   mutating func bind<Value: PostgresNonThrowingEncodable & PostgresLiteral>(_ value: Value) -> String {
-    binds.append(value)
-    if values != nil, value.hasLiteral { values?.append(value) } else { values = nil }
+    storeValues.append(value)
     return placeholder(Value.psqlType)
   }
 
   /// Binds `value` or NULL and returns its placeholder, typed.
   mutating func bind<Value: PostgresNonThrowingEncodable & PostgresLiteral>(_ value: Value?) -> String {
-    if let value { return bind(value) }
-    binds.appendNull()
-    values?.append(PostgresNull())
+    storeValues.append(value.map { $0 as any PostgresLiteral } ?? PostgresNull())
     return placeholder(Value.psqlType)
   }
 
   private func placeholder(_ type: PostgresDataType) -> String {
-    "$\(binds.count)::\(type.knownSQLName ?? "TEXT")"
+    "$\(applicationBinds.count + storeValues.count)::\(type.knownSQLName ?? "TEXT")"
   }
 
-  var query: PostgresQuery { PostgresQuery(unsafeSQL: sql, binds: binds) }
+  /// The number of binds.
+  var bindCount: Int { applicationBinds.count + storeValues.count }
+
+  /// The binds as literals for an `EXECUTE` of the prepared statement, when it can be prepared:
+  /// it has binds, all of them the store's, each with a literal. `nil` otherwise: the
+  /// application's binds have types the text does not say, a statement without binds is a
+  /// command (BEGIN, SAVEPOINT) that `PREPARE` refuses.
+  var literalArguments: [String]? {
+    guard applicationBinds.count == 0, !storeValues.isEmpty, storeValues.allSatisfy(\.hasLiteral) else { return nil }
+    return storeValues.map(\.sqlLiteral)
+  }
+
+  /// The statement to send unprepared, with its binds encoded.
+  var query: PostgresQuery {
+    var binds = applicationBinds
+    for value in storeValues { value.append(to: &binds) }
+    return PostgresQuery(unsafeSQL: sql, binds: binds)
+  }
 }
 
 extension String {
