@@ -34,12 +34,13 @@ struct PostgresNull: PostgresLiteral {
 }
 
 extension String: PostgresLiteral {
-  /// Dollar-quoted with a tag the string does not contain: no character of it is an escape,
-  /// whatever `standard_conforming_strings` says.
+  /// Dollar-quoted with a tag that appears nowhere in the string followed by the tag but at its
+  /// end (a string ending in `$sm` would otherwise close early): no character of it is an
+  /// escape, whatever `standard_conforming_strings` says.
   var sqlLiteral: String {
     var tag = "$sm$"
     var suffix = 0
-    while contains(tag) {
+    while (self + tag.dropLast()).contains(tag) {
       suffix += 1
       tag = "$sm\(suffix)$"
     }

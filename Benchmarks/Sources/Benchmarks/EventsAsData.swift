@@ -1,7 +1,9 @@
 // Rows d1, d5l and d1e: the loop an app has, events arriving as data (an array made before the
 // rows run, so that no row counts its making) and dispatched through a `switch` to the machine's
 // methods, rather than two calls written one after the other, which lets the optimiser hoist
-// work out of the loop.
+// work out of the loop. Each row writes its loop out for its own machine: one generic loop over
+// a protocol of the two methods measured 73 instructions per event for d1 instead of 43.5 (the
+// generated methods were called through their witnesses, not inlined).
 
 import Baselines
 import StateMachines

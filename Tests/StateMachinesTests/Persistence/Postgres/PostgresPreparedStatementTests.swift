@@ -154,6 +154,26 @@ extension PostgresPreparedStatementTests {
     #expect(!names.contains { $0.hasSuffix("+ 1") })
   }
 
+  @Test("Strings reach the server unchanged as EXECUTE's literals, whatever quotes, dollars or backslashes they hold")
+  func stringLiterals() async throws {
+    try await database.prepare(StoreSwitch.self)
+    let prepared = PostgresPreparedStatements()
+    let strings = [
+      "plain", "it's", "a$sm", "$sm$", "x$sm$y$sm1$", "$sm", "sm$", "\\'; DROP TABLE store_switches; --", "é\u{301}", "",
+    ]
+    for string in strings {
+      var statement = PostgresStatement()
+      statement.sql = "SELECT \(statement.bind(string)), \(statement.bind([string, "b"]))"
+      let query = statement
+      let rows = try await database.client.withConnection { connection in
+        try await connection.send(query, preparedIn: prepared, logger: PostgresStepLogger.logger).rows()
+      }
+      let (text, array) = try rows[0].decode((String, [String]).self)
+      #expect(text == string)
+      #expect(array == [string, "b"])
+    }
+  }
+
   /// `$1 + number` with `number` bound, through the store's send path: one statement text per number.
   func select(_ number: Int, _ prepared: PostgresPreparedStatements) async throws -> Int {
     var statement = PostgresStatement()
