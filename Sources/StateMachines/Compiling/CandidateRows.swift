@@ -33,11 +33,12 @@ struct CandidateRows: Sendable {
   }
 
   /// The range of the candidates of (`state`, `event`) in the candidate list; empty if none.
-  /// Inlined into the step (called, it cost about a fifth more than its search).
+  /// Inlined into the step: a call would cost more than its search.
   @inlinable @inline(__always)
   func range(state: Int32, event: Int32) -> Range<Int> {
     guard state >= 0, Int(state) + 1 < rowStarts.count else { return 0..<0 }
-    // In bounds by the checks of `init` and the one above: read unchecked (row 7f: -10).
+    // In bounds by the checks of `init` and the one above: read unchecked (Benchmarks/README.md,
+    // "Candidate rows read unchecked").
     let (low, rowEnd) = rowStarts.withUnsafeBufferPointer {
       (Int($0[Int(state)]), Int($0[Int(state) &+ 1]))
     }

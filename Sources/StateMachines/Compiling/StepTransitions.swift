@@ -1,6 +1,7 @@
 /// The ``Transition`` of one flat candidate fired without a payload, built once when the
 /// definition is built. The step hands it to its callbacks borrowed, through an unowned
-/// reference: it builds, retains and destroys no `Transition` (row 7f of the benchmarks). A
+/// reference: it builds, retains and destroys no `Transition` (Benchmarks/README.md,
+/// "Transitions built once"). A
 /// callback that keeps it copies it, as it would copy one built for the step. (A class, not a
 /// buffer of transitions: read through a pointer, the value was copied for every callback.)
 @usableFromInline

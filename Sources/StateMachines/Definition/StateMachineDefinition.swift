@@ -161,7 +161,8 @@ public final class StateMachineDefinition<Model: StateMachineObject>: @unchecked
   func fire(named event: String, payload: (any Sendable)?, _ model: Model, modelChecked: Bool) -> Bool {
     // The payload is not handed to the rejection (nor to its inspection record): doing so, even
     // through a function never inlined, costs every accepted event a copy and a destroy of the
-    // existential (benchmark row 2: +65 instructions). `fireOrThrow` and `send` record it.
+    // existential (Benchmarks/README.md, "Optional existentials not made per call").
+    // `fireOrThrow` and `send` record it.
     guard let index = eventIndex(event) else {
       _ = rejectUnknown(event, model)
       return false

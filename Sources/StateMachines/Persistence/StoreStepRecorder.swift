@@ -100,29 +100,3 @@ extension StateMachineDefinition {
     if recorder.failure == nil { recorder.failure = error }
   }
 }
-
-extension StateMachineStorage {
-  /// The flags that send a run to completion through ``StateMachineDefinition/startOrRefuse(_:_:)``.
-  @usableFromInline static var startOrStoreFlags: UInt16 { unstartedFlag | storeManagedFlag }
-  /// The flags that send a run to completion through
-  /// ``StateMachineDefinition/unusualStep(_:_:_:flags:source:)``: those, and an inspected object.
-  @usableFromInline static var unusualRunFlags: UInt16 { startOrStoreFlags | inspectedFlag }
-}
-
-extension StateMachineDefinition {
-  /// Before the first step of a run to completion: refuses an event on a store-managed object
-  /// outside a store step (P13), or enters a machine that has not started. Returns the refusal.
-  @usableFromInline
-  func startOrRefuse(_ event: Int32, _ model: Model) -> StepOutcome? {
-    let (unstarted, refused) = locked(model) {
-      let storage = model._$stateMachineStorage
-      return (
-        storage.isUnstarted,
-        storage.slowPathFlags & StateMachineStorage.storeManagedFlag != 0 && storage.extras?.storeRecorder == nil
-      )
-    }
-    if refused { return rejected(.storeManaged(event: eventName(event))) }
-    if unstarted { _ = enter(model) }
-    return nil
-  }
-}

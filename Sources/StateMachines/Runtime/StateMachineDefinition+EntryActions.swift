@@ -17,14 +17,15 @@ extension StateMachineDefinition {
         try callback(model, transition)
       case .then(let body):
         // Only here is a `NextStep?` made: destroying one, even `nil`, goes through generic value
-        // witnesses (its payload is an existential), about 75 instructions (rows 9, n2).
+        // witnesses (Benchmarks/README.md, "Optional existentials not made per call").
         if let next = try body(model, transition()) { try enqueue(next, model) }
       }
     }
   }
 
   /// Runs the exit actions of `state` in declaration order; throws what an action throws. Reads
-  /// them in place: iterating the array retained it (row n2: -8).
+  /// them in place: iterating the array retains it (Benchmarks/README.md, "Arrays read in
+  /// place").
   @inlinable @inline(__always)
   func runExitActions(of state: Int32, _ model: Model, _ transition: () -> Transition) throws {
     try compiled.exitActions[Int(state)].withUnsafeBufferPointer { actions in

@@ -4,7 +4,8 @@ extension StateMachineDefinition {
   /// The index in `compiled.candidates` of the first of `candidates` (those of (`from`, `event`))
   /// whose guard passes; `nil` if every guard failed or there is none. Throws what a guard throws.
   /// (An index, not the candidate: a copy of it would retain and release its closures.)
-  /// Always inlined: the optimiser left it out of line once `fireIdle` changed (rows 7f, 9: +28).
+  /// Always inlined, since the optimiser may leave it out of line, a call per candidate
+  /// (Benchmarks/README.md, "Candidate selection inlined").
   @inlinable @inline(__always)
   func selectCandidate(
     _ event: Int32, from: Int32, in candidates: Range<Int>, payload: (any Sendable)?, _ model: Model
@@ -22,10 +23,9 @@ extension StateMachineDefinition {
 
   /// The step of the definition's engine, without the clean-up of ``step(_:_:_:noting:)``: a
   /// statechart's planned step where one was planned for the configuration, else its full step
-  /// (the Hierarchy article), or the flat step. Inlined into the step: as a function of its own it
-  /// cost a planned step about 65 instructions (its call, the outcome copied out, the read of the
-  /// object in a closure of its own; rows n2, h1, h2). The chart is read unretained: a copy of
-  /// `engine`'s payload cost every statechart step a retain and a release (about 40).
+  /// (the Hierarchy article), or the flat step. Inlined into the step, so that the outcome is not
+  /// copied out of a call, and the chart read unretained, so that a step neither retains nor
+  /// releases it (Benchmarks/README.md, "Engine step inlined").
   @inlinable @inline(__always)
   func engineStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     guard let unretainedChart = compiled.unretainedChart else { return flatStep(event, payload, model) }
@@ -61,7 +61,7 @@ extension StateMachineDefinition {
 
   /// The flat step of an inspected run: it notes its transition in the run's capture. Only
   /// inspected objects run it, so it is not inlinable, and the step of the others does not keep
-  /// the selected candidate for it (row 7f of the benchmarks: +2 instructions).
+  /// the selected candidate for it (Benchmarks/README.md, "Noted step out of line").
   @usableFromInline @inline(never)
   func notedFlatStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
     flatStep(event, payload, model, noting: true)
@@ -134,7 +134,7 @@ extension StateMachineDefinition {
       if isExternal {
         if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(stateName(from))'") }
         // Not `runExitActions`: its closure would copy the borrowed `Transition` for a callback
-        // that takes it, and made this step larger (row 7f: +45).
+        // that takes it (Benchmarks/README.md, "Exit actions in the step").
         for action in compiled.exitActions[Int(from)] { try action(model, transition) }
       }
       try compiled.candidates[selected].action?(model, transition)

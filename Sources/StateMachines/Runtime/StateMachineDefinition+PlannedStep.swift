@@ -49,8 +49,8 @@ extension StateMachineDefinition {
     func transition(_ index: Int32, to next: Int32) -> Transition {
       Transition(names(index, to: next), event: -1, from: -1, to: -1, payload: payload)
     }
-    // The plans' pool, read in place: a local copy of the array was a retain and a release per
-    // step (row n2: -56).
+    // The plans' pool, read in place: a local copy of the array is a retain and a release per
+    // step (Benchmarks/README.md, "Arrays read in place").
     func pool(_ position: Int) -> Int32 { chart.plans.pool[position] }
     // Selection (S4): the first candidate whose guards pass.
     var chosenIndex = -1
@@ -81,7 +81,7 @@ extension StateMachineDefinition {
     let first = pool(Int(chosen.transitions.start))
     // Built once if a callback takes it, else only if asked for (as in the flat step). Its
     // names are kept, not the `Transition`: destroying even a `nil` `Transition?` goes through
-    // generic value witnesses (its payload is an existential), about 50 instructions per step.
+    // generic value witnesses (Benchmarks/README.md, "Optional existentials not made per call").
     let built: TransitionNames? = compiled.takesTransition ? names(first, to: chosen.next) : nil
     func context() -> Transition {
       Transition(built ?? names(first, to: chosen.next), event: -1, from: -1, to: -1, payload: payload)
@@ -96,7 +96,7 @@ extension StateMachineDefinition {
         if announces { announce(.exit, state, event: event, payload: payload, model) }
         try runExitActions(of: state, model, context)
       }
-      // Unannounced, only the transitions with an action (row n2 of the benchmarks).
+      // Unannounced, only the transitions with an action: the others have nothing to run.
       let transitions = announces ? chosen.transitions : chosen.transitionsWithCode
       for position in Int(transitions.start)..<Int(transitions.end) {
         let index = pool(position)

@@ -15,7 +15,8 @@ extension StateMachineDefinition {
     _ event: Int32, _ payload: (any Sendable)?, _ model: Model, armedIn: ArmedState? = nil, external: Bool = false
   ) -> StepOutcome {
     // Code's events (`.api`) have a function of their own: a source passed on every event costs
-    // the caller three stores and the run a register (rows h1, 7f of the benchmarks: +3 each).
+    // the caller three stores and the run a register (Benchmarks/README.md, "Event source not
+    // passed").
     runToCompletion(event, payload, model, armedIn: armedIn, external: external, from: .api)
   }
 
@@ -223,5 +224,31 @@ extension StateMachineDefinition {
         model._$stateMachineStorage.enqueue(QueuedEvent(event: index, payload: payload, isOwn: true, source: .queue))
       }
     }
+  }
+}
+
+extension StateMachineStorage {
+  /// The flags that send a run to completion through ``StateMachineDefinition/startOrRefuse(_:_:)``.
+  @usableFromInline static var startOrStoreFlags: UInt16 { unstartedFlag | storeManagedFlag }
+  /// The flags that send a run to completion through
+  /// ``StateMachineDefinition/unusualStep(_:_:_:flags:source:)``: those, and an inspected object.
+  @usableFromInline static var unusualRunFlags: UInt16 { startOrStoreFlags | inspectedFlag }
+}
+
+extension StateMachineDefinition {
+  /// Before the first step of a run to completion: refuses an event on a store-managed object
+  /// outside a store step (P13), or enters a machine that has not started. Returns the refusal.
+  @usableFromInline
+  func startOrRefuse(_ event: Int32, _ model: Model) -> StepOutcome? {
+    let (unstarted, refused) = locked(model) {
+      let storage = model._$stateMachineStorage
+      return (
+        storage.isUnstarted,
+        storage.slowPathFlags & StateMachineStorage.storeManagedFlag != 0 && storage.extras?.storeRecorder == nil
+      )
+    }
+    if refused { return rejected(.storeManaged(event: eventName(event))) }
+    if unstarted { _ = enter(model) }
+    return nil
   }
 }

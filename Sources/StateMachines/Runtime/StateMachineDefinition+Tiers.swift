@@ -50,8 +50,8 @@ extension StateMachineDefinition {
     if soleAfterInPlace, slot.rawValue <= compiled.soleAfterSlotLimit {
       return fireSoleAfter(slot, event.index, model)
     }
-    // The full step of an object without a lock is called from here, not through `fireSlot`
-    // (rows 7f and 9: one call less).
+    // The full step of an object without a lock is called from here, not through `fireSlot`:
+    // one call less (Benchmarks/README.md, "Full step called from the inlined part").
     if lock == nil, slot == .full { return fireIdle(event.index, model) }
     return fireSlot(slot, event.index, model)
   }
@@ -163,11 +163,11 @@ extension StateMachineDefinition {
   /// that differ in at most four constants into one that takes them as arguments, and a class's
   /// generated event methods differ only in the addresses of their ID's fields, four of which the
   /// inlined part reads. Merged, a method called out of line ran a thunk and kept the four
-  /// addresses in saved registers across the IDs' `swift_once` (+14.5 instructions per event, row
-  /// 1c of the benchmarks); the definition, a fifth, keeps them apart. The call takes the ID as one
-  /// value, as the call of ``fireFully(_:_:)`` it replaces took its index (and it runs what that
-  /// does, without a second call): passing two fields, or checking inline, made the generated
-  /// method too large for the optimiser to inline it into a caller (row 1c: 83.5).
+  /// addresses in saved registers across the IDs' `swift_once`; the definition, a fifth, keeps
+  /// them apart. The call takes the ID as one value and runs what ``fireFully(_:_:)`` does,
+  /// without a second call: passing two fields, or checking inline, made the generated method too
+  /// large for the optimiser to inline it into a caller (Benchmarks/README.md, "Fifth constant
+  /// against function merging").
   @inlinable @inline(never)
   func fireFlagged(_ event: StateMachineEventID, _ model: Model) -> Bool {
     guard event.definition == compiled.identity else { return rejectForeign(event, model) }
@@ -186,8 +186,8 @@ extension StateMachineDefinition {
   @inlinable @inline(never)
   func fireIdle(_ event: Int32, _ model: Model) -> Bool {
     guard event >= 0, compiled.log == nil else { return fireFully(event, model) }
-    // A statechart's step has a function of its own: its engine step inlined here cost the
-    // flat step registers (rows 7f and 9: +2 instructions).
+    // A statechart's step has a function of its own, so that the flat step keeps its registers
+    // (Benchmarks/README.md, "Idle statechart apart").
     guard case .flat = compiled.engine else { return chartIdle(event, model) }
     model._$stateMachineStorage.isBusy = true
     let happened = cleanedStep(model) { flatStep(event, noPayload, model) }.happened
@@ -257,5 +257,5 @@ extension StateMachineDefinition {
 
 /// The payload of an event fired without one, passed down by reference: a `nil` made for the call
 /// would be destroyed after it, which Swift does for an optional existential through generic value
-/// witnesses (about 60 instructions).
+/// witnesses (Benchmarks/README.md, "Optional existentials not made per call").
 @usableFromInline let noPayload: (any Sendable)? = nil

@@ -3,9 +3,9 @@
 /// How one run-to-completion step ended.
 ///
 /// The error of a rejection or a failure is boxed (`indirect`), so the outcome is one word and a
-/// tag, returned in registers through every layer of the step; unboxed, the error made it about
-/// 50 bytes, written and copied through memory on every accepted event too (row 7f: -28, row 9:
-/// -27). A rejection by the full step pays one allocation instead.
+/// tag, returned in registers through every layer of the step; unboxed, the error would be
+/// written and copied through memory on every accepted event too. A rejection by the full step
+/// pays one allocation instead (Benchmarks/README.md, "Step outcome boxed").
 @usableFromInline
 enum StepOutcome {
   /// The transition happened.
