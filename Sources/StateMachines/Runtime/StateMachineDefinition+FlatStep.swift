@@ -124,12 +124,12 @@ extension StateMachineDefinition {
     let isExternal = !compiled.candidates[selected].isInternal
     let selectedTerminates = compiled.candidates[selected].terminates
     // 3.–5. before callbacks, exit actions, the transition's action: a throw changes nothing.
-    let announces = announces(model)
+    let features = StepFeatures(self, model)
     let callbacks = stepCallbacks[Int(event)]
     do {
       try callbacks._withUnsafeGuaranteedRef { try callStepCallbacks($0.before, model, transition) }
-      if announces && !selectedTerminates {
-        announce(isExternal ? .exit : .internalTransition, from, event: event, payload: payload, model)
+      if !selectedTerminates {
+        features.exiting(isExternal ? .exit : .internalTransition, from, event: event, payload: payload, self, model)
       }
       if isExternal {
         if !compiled.exitActions[Int(from)].isEmpty { trace("exit '\(stateName(from))'") }
@@ -146,18 +146,18 @@ extension StateMachineDefinition {
     write(to, model, terminating: terminates)
     trace("transition '\(stateName(from))' -> '\(stateName(to))' on '\(eventName(event))'")
     let extras = locked(model) { model._$stateMachineStorage.extras }
-    extras?.storeRecorder?.record(
-      CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload))
-    if (isExternal || terminates) && extras != nil { disarm(model) }
-    if noting, let capture = extras?.capture { noteFlat(selected, from: from, to: to, external: isExternal, capture) }
-    if isExternal && !terminates && !compiled.triggers[Int(to)].isEmpty {
-      arm(to, model, entering: .event(event, payload))
+    features.transitioned(
+      extras, { CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload) },
+    ) { capture in
+      if noting { self.noteFlat(selected, from: from, to: to, external: isExternal, capture) }
     }
+    features.disarmed(extras, all: isExternal || terminates, self, model)
+    if isExternal && !terminates { features.armed(to, event: event, payload: payload, self, model) }
     // 7.–8. entry actions, after callbacks: a throw skips the rest but the state stands.
     var failure: (any Error)?
     do {
       if isExternal {
-        if announces { announce(.entry, to, event: event, payload: payload, model) }
+        features.entering(to, event: event, payload: payload, self, model)
         // Checked here: the call costs more than the check when the state has no entry actions.
         if !compiled.entryActions[Int(to)].isEmpty { try runEntryActions(of: to, model) { transition } }
       }
@@ -170,12 +170,10 @@ extension StateMachineDefinition {
     } catch {
       failure = error
     }
-    notifyObservers(model, extras) { transition }
-    if let extras = extras ?? locked(model, { model._$stateMachineStorage.extras }) {
-      publish(
-        CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload),
-        to: extras)
-    }
+    features.ended(
+      extras, transition: { transition },
+      completed: { CompletedTransition(from: stateName(from), event: eventName(event), to: stateName(to), payload: payload) },
+      self, model)
     if let failure { return failed(eventName(event), transitionHappened: true, failure) }
     return .accepted
   }

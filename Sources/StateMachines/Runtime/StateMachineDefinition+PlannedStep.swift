@@ -13,7 +13,7 @@ struct PlannedStart {
   /// Whether entries, exits and internal transitions are announced (notifications or path
   /// subscriptions).
   @usableFromInline let announces: Bool
-  /// Whether a transition stream may listen.
+  /// Whether a transition stream was ever made for the object.
   @usableFromInline let streams: Bool
 
   /// Reads `model`'s storage; call under its lock.
@@ -87,13 +87,14 @@ extension StateMachineDefinition {
       Transition(built ?? names(first, to: chosen.next), event: -1, from: -1, to: -1, payload: payload)
     }
     let announces = start.announces
+    let features = StepFeatures<Model>(announces: announces)
     // before callbacks, exits (children first), the transitions' actions: a throw changes nothing.
     do {
       for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, context) }
       let exits = announces ? chosen.exits : chosen.exitsWithCode
       for position in Int(exits.start)..<Int(exits.end) {
         let state = pool(position)
-        if announces { announce(.exit, state, event: event, payload: payload, model) }
+        features.exiting(.exit, state, event: event, payload: payload, self, model)
         try runExitActions(of: state, model, context)
       }
       // Unannounced, only the transitions with an action: the others have nothing to run.
@@ -101,7 +102,7 @@ extension StateMachineDefinition {
       for position in Int(transitions.start)..<Int(transitions.end) {
         let index = pool(position)
         if announces && chart.transitions[Int(index)].kind == .internal && chart.transitions[Int(index)].source >= 0 {
-          announce(.internalTransition, chart.transitions[Int(index)].source, event: event, payload: payload, model)
+          features.exiting(.internalTransition, chart.transitions[Int(index)].source, event: event, payload: payload, self, model)
         }
         if let action = chart.transitions[Int(index)].action {
           if index == first { try action(model, context) } else { try action(model) { transition(index, to: chosen.next) } }
@@ -111,23 +112,27 @@ extension StateMachineDefinition {
       return failed(eventName(event), transitionHappened: false, error)
     }
     writePlanned(chart, chosen, start.extras, model)
-    start.extras?.storeRecorder?.record(
-      CompletedTransition(
-        from: configurationString(chart, from), event: eventName(event), to: configurationString(chart, chosen.next),
-        payload: payload))
     trace("'\(configurationString(chart, from))' -> '\(configurationString(chart, chosen.next))' on '\(eventName(event))'")
-    // Only triggers arm anything per state (S18).
-    if chart.hasTriggers, !chosen.exits.isEmpty, let extras = locked(model, { model._$stateMachineStorage.extras }) {
+    // Only triggers arm anything per state (S18); an object without extras at the start has
+    // none armed (an inspected run, the one that notes, takes the full step).
+    features.transitioned(
+      start.extras,
+      {
+        CompletedTransition(
+          from: configurationString(chart, from), event: eventName(event), to: configurationString(chart, chosen.next),
+          payload: payload)
+      })
+    if chart.hasTriggers, !chosen.exits.isEmpty, start.extras != nil {
       var exited = StateSet(capacity: chart.count)
       for state in chart.plans.members(chosen.exits) { exited.insert(state) }
-      extras.disarm(exited)
+      features.disarmed(start.extras, exited: exited)
     }
     // Entries (parents first) with their initial actions, then after callbacks and observers.
     var failure: (any Error)?
     let entries = announces ? chosen.entries : chosen.entriesWithCode
     for position in Int(entries.start)..<Int(entries.end) {
       let state = pool(position)
-      if announces { announce(.entry, state, event: event, payload: payload, model) }
+      features.entering(state, event: event, payload: payload, self, model)
       if failure == nil {
         do {
           try runEntryActions(of: state, model, context)
@@ -138,21 +143,20 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      if chart.hasTriggers { armIfNeeded(state, model, event: event, payload: payload) }
+      if chart.hasTriggers { features.armed(state, event: event, payload: payload, self, model) }
     }
     do {
       try runAfterCallbacks(event, model, start.extras, context)
     } catch {
       if failure == nil { failure = error }
     }
-    notifyObservers(model, start.extras, context)
-    if start.streams, let extras = locked(model, { model._$stateMachineStorage.extras }), extras.hasStreams {
-      publish(
+    features.ended(
+      start.extras, streamsMayListen: start.streams, transition: context,
+      completed: {
         CompletedTransition(
           from: configurationString(chart, from), event: eventName(event), to: configurationString(chart, chosen.next),
-          payload: payload),
-        to: extras)
-    }
+          payload: payload)
+      }, self, model)
     if let failure { return failed(eventName(event), transitionHappened: true, failure) }
     return .accepted
   }

@@ -148,11 +148,13 @@ extension StateMachineDefinition {
     } catch {
       if failure == nil { failure = error }
     }
-    notifyObservers(model, extras, done)
-    if let extras, extras.hasStreams {
-      let completed = done()
-      publish(CompletedTransition(from: completed.from, event: eventName, to: completed.to, payload: payload), to: extras)
-    }
+    // (The end of a step announces nothing: no need to ask whether the object announces.)
+    StepFeatures<Model>(announces: false).ended(
+      extras, transition: done,
+      completed: {
+        let completed = done()
+        return CompletedTransition(from: completed.from, event: eventName, to: completed.to, payload: payload)
+      }, self, model)
     if let failure {
       if case .failed = outcome { return outcome }
       return failed(eventName, transitionHappened: true, failure)
@@ -204,7 +206,7 @@ extension StateMachineDefinition {
     _ chart: Statechart<Model>, _ transitions: [SelectedTransition], event: Int32, eventName: String,
     payload: (any Sendable)?, _ model: Model, from start: ChartConfiguration? = nil
   ) -> StepOutcome {
-    let announces = announces(model)
+    let features = StepFeatures(self, model)
     let old = start ?? chartConfiguration(model, chart)
     let exits = chart.computeExitSet(transitions, old)
     // 1. History is recorded before any exit action (S15).
@@ -255,13 +257,13 @@ extension StateMachineDefinition {
     // 2.–3. Exits, children first, later regions first; then the transitions' actions.
     do {
       for state in exits.members.reversed() {
-        if announces { announce(.exit, state, event: event, payload: payload, model) }
+        features.exiting(.exit, state, event: event, payload: payload, self, model)
         if !compiled.exitActions[Int(state)].isEmpty { trace("exit '\(chart.tree.paths[Int(state)])'") }
         try runExitActions(of: state, model, primary)
       }
       for selected in transitions {
-        if announces, selected.kind == .internal, selected.arrival == nil, selected.source >= 0 {
-          announce(.internalTransition, selected.source, event: event, payload: payload, model)
+        if features.announces, selected.kind == .internal, selected.arrival == nil, selected.source >= 0 {
+          features.exiting(.internalTransition, selected.source, event: event, payload: payload, self, model)
         }
         for action in selected.actions { try action(model, { transition(selected) }) }
       }
@@ -271,22 +273,23 @@ extension StateMachineDefinition {
     // 4. The configuration is written; the exited states' triggers are disarmed.
     writeChart(new, chart, terminated: terminates, model)
     trace("'\(stateString(old.active, chart))' -> '\(stateString(new.active, chart))' on '\(eventName)'")
-    if let extras = locked(model, { model._$stateMachineStorage.extras }) {
-      extras.storeRecorder?.record(
-        CompletedTransition(
-          from: stateString(old.active, chart), event: eventName, to: stateString(new.active, chart), payload: payload))
-      if terminates { disarm(model) } else { extras.disarm(exits) }
-      // An inspected run notes the microstep where the log traces it (Inspecting B.3).
-      extras.capture?.noteMicrostep(
-        exits: Array(exits.members.reversed()), entries: entry.states.members, transitions: inspectionEdges(transitions, chart))
+    // An inspected run notes the microstep where the log traces it (Inspecting B.3).
+    let extras = locked(model) { model._$stateMachineStorage.extras }
+    features.transitioned(
+      extras,
+      { CompletedTransition(from: stateString(old.active, chart), event: eventName, to: stateString(new.active, chart), payload: payload) }
+    ) {
+      $0.noteMicrostep(
+        exits: Array(exits.members.reversed()), entries: entry.states.members, transitions: self.inspectionEdges(transitions, chart))
     }
+    if terminates { features.disarmed(extras, all: true, self, model) } else { features.disarmed(extras, exited: exits) }
     // 5. Entries in document order.
     var entered = old.active
     entered.subtract(exits)
     var failure: (any Error)?
     for state in entry.states {
       entered.insert(state)
-      if announces { announce(.entry, state, event: event, payload: payload, model) }
+      features.entering(state, event: event, payload: payload, self, model)
       if failure == nil {
         do {
           try runEntryActions(of: state, model, primary)
@@ -300,7 +303,7 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      if !terminates { armIfNeeded(state, model, event: event, payload: payload) }
+      if !terminates { features.armed(state, event: event, payload: payload, self, model) }
       // Done events (S16).
       if chart.kind(state) == .final {
         let parent = chart.tree.parents[Int(state)]
