@@ -36,17 +36,3 @@ final class StepCallbacks<Model> {
     zip(compiled.beforeCallbacks, compiled.afterCallbacks).map { StepCallbacks(before: $0, after: $1) }
   }
 }
-
-extension StateMachineDefinition {
-  /// Calls boxed callbacks in order with the step's transition; stops at the first that throws.
-  @inlinable @inline(__always)
-  func callStepCallbacks(
-    _ callbacks: [Unmanaged<StepCallbackBox<Model>>], _ model: Model, _ transition: Transition
-  ) throws {
-    var index = 0
-    while index < callbacks.count {
-      try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model, transition) }
-      index &+= 1
-    }
-  }
-}

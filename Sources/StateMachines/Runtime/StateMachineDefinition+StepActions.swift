@@ -1,5 +1,7 @@
-// The entry and exit actions of a state: one procedure each for every engine (and, for entry
-// actions, for starting a machine).
+// The code of a step, run in order: a state's entry and exit actions (one procedure each for
+// every engine, and, for entry actions, for starting a machine), an event's boxed callbacks (the
+// full step) and plain ones (the light tier). Each stops at the first that throws; the caller
+// decides what the failure means.
 
 extension StateMachineDefinition {
   /// Runs the entry actions of `state` in declaration order, on a machine this thread owns, and
@@ -34,6 +36,28 @@ extension StateMachineDefinition {
         try actions[index](model, transition)
         index &+= 1
       }
+    }
+  }
+
+  /// Calls boxed callbacks in order with the step's transition; stops at the first that throws.
+  @inlinable @inline(__always)
+  func callStepCallbacks(
+    _ callbacks: [Unmanaged<StepCallbackBox<Model>>], _ model: Model, _ transition: Transition
+  ) throws {
+    var index = 0
+    while index < callbacks.count {
+      try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model, transition) }
+      index &+= 1
+    }
+  }
+
+  /// Calls plain callbacks in order, through unowned references; stops at the first that throws.
+  @inlinable @inline(__always)
+  func callPlain(_ callbacks: [Unmanaged<PlainCallbackBox<Model>>], _ model: Model) throws {
+    var index = 0
+    while index < callbacks.count {
+      try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
+      index &+= 1
     }
   }
 }

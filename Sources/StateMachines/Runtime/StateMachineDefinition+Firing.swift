@@ -1,11 +1,69 @@
-// The tiers of firing an event (Semantics §Firing an event). Inlinable, so that a generated
-// event method is specialised for its class. Chosen per (state, event) slot when the definition
-// is compiled:
+// Firing an event, from the members `@StateMachine` generates to the tiers (Semantics §Firing
+// an event). The entry points are the `_$`-prefixed statics that generated event methods and
+// queries call (not part of the documented API). The tiers are inlinable, so that a generated
+// event method is specialised for its class, and chosen per (state, event) slot when the
+// definition is compiled:
 // - fast: the transition runs no code; a table load and a store;
 // - light: it runs only plain `before`/`after` callbacks and exit/entry actions; no `Transition`
 //   is built;
 // - full: everything else (guards, actions, entry/exit, observers, triggers, the log): a run to
-//   completion (`StateMachineDefinition+RunToCompletion.swift`).
+//   completion (`StateMachineDefinition+RunLoop.swift`).
+
+extension StateMachineDefinition {
+  // MARK: Entry points of generated members
+  //
+  // A generated member reaches its definition through the class's IDs static, which keeps the
+  // definition as an opaque pointer: reading a strong reference out of the static would retain
+  // and release it on every call (two atomic operations). The pointer stays valid because the
+  // definition is a `static let` of the class, alive for the rest of the process. The object is
+  // driven by this definition by construction, so only the ID is checked.
+
+  /// The opaque pointer a class's IDs keep for `definition` (see above).
+  @inlinable @inline(__always)
+  @_documentation(visibility: internal)
+  public static func _$opaque(_ definition: StateMachineDefinition<Model>) -> UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(definition).toOpaque())
+  }
+
+  /// ``fire(_:on:)`` for a generated event method.
+  @inlinable @inline(__always)
+  @_documentation(visibility: internal)
+  public static func _$fire(_ definition: UnsafeRawPointer, _ event: StateMachineEventID, on model: Model) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.fire(event, model, modelChecked: true, soleAfterInPlace: true)
+    }
+  }
+
+  /// ``fire(_:payload:on:)`` for a generated event method that takes a payload. (A name of its
+  /// own, not an overload of `_$fire`: generated code that names one function type-checks faster.)
+  @inlinable
+  @_documentation(visibility: internal)
+  public static func _$fireWithPayload(
+    _ definition: UnsafeRawPointer, _ event: StateMachineEventID, payload: any Sendable, on model: Model
+  ) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.fire(event, payload: payload, on: model)
+    }
+  }
+
+  /// ``can(_:on:)`` for a generated `can<Event>` query.
+  @inlinable @inline(__always)
+  @_documentation(visibility: internal)
+  public static func _$can(_ definition: UnsafeRawPointer, _ event: StateMachineEventID, on model: Model) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.can(event, model, modelChecked: true)
+    }
+  }
+
+  /// ``isInState(_:on:)`` for a generated `is<State>` query.
+  @inlinable @inline(__always)
+  @_documentation(visibility: internal)
+  public static func _$isInState(_ definition: UnsafeRawPointer, _ state: StateMachineStateID, on model: Model) -> Bool {
+    Unmanaged<StateMachineDefinition<Model>>.fromOpaque(definition)._withUnsafeGuaranteedRef {
+      $0.isInState(state, on: model)
+    }
+  }
+}
 
 extension StateMachineDefinition {
   // MARK: Firing
@@ -229,16 +287,6 @@ extension StateMachineDefinition {
       // An error here does not undo the transition; the remaining callbacks are skipped.
       try? callPlain(transition.after, model)
       return true
-    }
-  }
-
-  /// Calls plain callbacks in order, through unowned references; stops at the first that throws.
-  @inlinable @inline(__always)
-  func callPlain(_ callbacks: [Unmanaged<PlainCallbackBox<Model>>], _ model: Model) throws {
-    var index = 0
-    while index < callbacks.count {
-      try callbacks[index]._withUnsafeGuaranteedRef { try $0.body(model) }
-      index &+= 1
     }
   }
 
