@@ -248,7 +248,7 @@ extension StateMachineDefinition {
     // (Benchmarks/README.md, "Idle statechart apart").
     guard case .flat = compiled.engine else { return chartIdle(event, model) }
     model._$stateMachineStorage.isBusy = true
-    let happened = cleanedStep(model) { flatStep(event, noPayload, model) }.happened
+    let happened = cleanedStep(model) { FlatEngine.step(self, event, noPayload, model) }.happened
     _ = endRun(model, event: event)
     return happened
   }

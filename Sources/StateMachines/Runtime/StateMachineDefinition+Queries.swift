@@ -89,7 +89,7 @@ extension StateMachineDefinition {
       if isTerminated(model) { return false }
       if let answer = slot(event, from).answerWithoutGuards { return answer }
       let candidates = compiled.candidateRows.range(state: from, event: event)
-      return (try? selectCandidate(event, from: from, in: candidates, payload: nil, model)) != nil
+      return (try? FlatEngine.selectCandidate(self, event, from: from, in: candidates, payload: nil, model)) != nil
     case .statechart(let chart):
       return chartCanTake(chart, event, model)
     }

@@ -89,12 +89,6 @@ extension StateMachineDefinition {
     return drainQueue(model, event: event)
   }
 
-  /// The error of a run to completion of `event` that hit the step limit.
-  @usableFromInline
-  func limitError(_ event: Int32) -> StateMachineError {
-    .runToCompletionLimit(event: eventName(event), steps: compiled.maxSteps)
-  }
-
   /// Runs the queued events, each as its own step, and starts the invokes of the states entered
   /// (each time no internal event waits); errors of queued events go to the log. Then releases
   /// the machine.
@@ -323,18 +317,44 @@ extension StateMachineDefinition {
   /// (``engineStep(_:_:_:)``); when it changed nothing, the events its guards or callbacks
   /// queued are dropped with it. `noting`: the step of an inspected run, which notes what it
   /// does in the run's capture: a statechart's full step (never a planned one), or
-  /// ``notedFlatStep(_:_:_:)``. The callers that know they run no inspected step leave it
+  /// `FlatEngine.notedStep`. The callers that know they run no inspected step leave it
   /// `false`, so that their step does not test it.
   @inlinable @inline(__always)
   func step(_ event: Int32, _ payload: (any Sendable)?, _ model: Model, noting: Bool = false) -> StepOutcome {
     cleanedStep(model) {
       // A flat machine's step directly: the engine's switch is a call of its own.
       if case .flat = compiled.engine {
-        return noting ? notedFlatStep(event, payload, model) : flatStep(event, payload, model)
+        return noting ? FlatEngine.notedStep(self, event, payload, model) : FlatEngine.step(self, event, payload, model)
       } else if noting, case .statechart(let chart) = compiled.engine {
         return chartStep(chart, event, payload, model)
       }
       return engineStep(event, payload, model)
+    }
+  }
+
+  /// The step of the definition's engine, without the clean-up of ``step(_:_:_:noting:)``: a
+  /// statechart's planned step where one was planned for the configuration, else its full step
+  /// (the Hierarchy article), or the flat step. Inlined into the step, so that the outcome is not
+  /// copied out of a call, and the chart read unretained, so that a step neither retains nor
+  /// releases it (Benchmarks/README.md, "Engine step inlined").
+  @inlinable @inline(__always)
+  func engineStep(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
+    guard let unretainedChart = compiled.unretainedChart else { return FlatEngine.step(self, event, payload, model) }
+    return unretainedChart._withUnsafeGuaranteedRef { chart in
+      // (Not for an inspected run: it takes the full step, see `step(_:_:_:noting:)`.)
+      let start = locked(model) { PlannedStart(model, chart, postsStateNotifications: compiled.postsStateNotifications) }
+      if var plan = chart.plans.plan(event: event, from: start.number) {
+        // A slot that enters through a history takes the candidates of what it recorded (S15).
+        if chart.plans.entersHistory, let entered = chart.plans.historyEntered(by: plan) {
+          let record = locked(model) { start.extras?.chart?.history[entered.target] }
+          guard let resolved = chart.plans.resolved(plan, entered, record: record) else {
+            return chartStep(chart, event, payload, model)
+          }
+          plan = resolved
+        }
+        return plannedStep(chart, plan, start, event, payload, model)
+      }
+      return chartStep(chart, event, payload, model)
     }
   }
 
@@ -349,26 +369,12 @@ extension StateMachineDefinition {
     return outcome
   }
 
-  @inlinable
-  func rejected(_ error: StateMachineError) -> StepOutcome {
-    trace("rejected: \(error)")
-    return .rejected(error)
-  }
-
   /// Drops the events that the running step queued itself after the first `count`: those of a
   /// step that changed nothing. The log says so.
   @inlinable
   func dropOwnQueued(after count: Int, _ model: Model) {
     let dropped = locked(model) { model._$stateMachineStorage.dropOwnQueued(after: count) }
     if dropped > 0 { trace("dropped \(dropped) event(s) queued by a step that changed nothing") }
-  }
-
-  @inlinable
-  func failed(_ event: String, transitionHappened: Bool, _ error: any Error) -> StepOutcome {
-    let failure = StateMachineError.callbackFailed(
-      event: event, transitionHappened: transitionHappened, underlying: error)
-    trace("failed: \(failure)")
-    return .failed(failure, transitionHappened: transitionHappened)
   }
 
   /// Queues the event an entry action asked for.
