@@ -9,7 +9,7 @@
 ///   every configuration is numbered and a slot is `(event, configuration)`, planned when its
 ///   selection runs no guard.
 ///
-/// A planned slot takes ``StateMachineDefinition/plannedStep(_:_:from:_:_:_:)``, a flat-style
+/// A planned slot takes `StatechartEngine.plannedStep`, a flat-style
 /// step over precomputed lists (in the nested shape history too, `StepPlans+History.swift`); the
 /// rest (guards in a parallel state, history in a parallel chart, finals, junctions, joins,
 /// eventless transitions…) the full statechart step. Candidates are plain values whose

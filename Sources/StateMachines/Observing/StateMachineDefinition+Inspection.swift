@@ -49,8 +49,8 @@ extension StateMachineDefinition {
       let state = stateName(locked(model) { model._$stateMachineStorage.stateIndex })
       return ([state], state, terminated)
     case .statechart(let chart):
-      let active = chartConfiguration(model, chart).active
-      return (active.members.map { stateName($0) }, stateString(active, chart), terminated)
+      let active = StatechartEngine.chartConfiguration(self, model, chart).active
+      return (active.members.map { stateName($0) }, StatechartEngine.stateString(self, active, chart), terminated)
     }
   }
 

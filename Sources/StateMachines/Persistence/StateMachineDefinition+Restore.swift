@@ -34,7 +34,7 @@ extension StateMachineDefinition {
   /// The states a default entry of `state` enters below it (S9, S11).
   func defaultDescendants(of state: Int32, _ chart: Statechart<Model>) -> StateSet {
     if chart.isCompound(state) {
-      let local = SelectedTransition(source: state, targets: chart.initial[Int(state)], kind: .local, actions: [])
+      let local = Statechart<Model>.SelectedTransition(source: state, targets: chart.initial[Int(state)], kind: .local, actions: [])
       return chart.computeEntrySet([local], [:]).states
     }
     var result = StateSet(capacity: chart.count)
@@ -49,7 +49,7 @@ extension StateMachineDefinition {
 
   /// The configuration a machine starts in, without running anything.
   func initialConfiguration(_ chart: Statechart<Model>) -> StateSet {
-    let initial = SelectedTransition(source: -1, targets: chart.rootInitial, kind: .external, actions: [])
+    let initial = Statechart<Model>.SelectedTransition(source: -1, targets: chart.rootInitial, kind: .external, actions: [])
     return chart.computeEntrySet([initial], [:]).states
   }
 
@@ -147,7 +147,7 @@ extension StateMachineDefinition {
     -> (active: [Int32], terminated: Bool)
   {
     let members = active.members
-    var configuration = chartConfiguration(model, chart)
+    var configuration = StatechartEngine.chartConfiguration(self, model, chart)
     configuration.active = active
     configuration.arrivals = [:]
     configuration.entrySerial = [:]
@@ -158,7 +158,7 @@ extension StateMachineDefinition {
     let terminated = members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
     locked(model) { model._$stateMachineStorage.isTerminated = false }
     clearStartFlags(model)
-    writeChart(configuration, chart, terminated: terminated, model)
+    StatechartEngine.writeChart(self, configuration, chart, terminated: terminated, model)
     return (members, terminated)
   }
 
@@ -203,7 +203,7 @@ extension StateMachineDefinition {
           (chart.tree.paths[Int(record.key)], record.value.map { chart.tree.paths[Int($0)] })
         })
     }
-    return (stateString(active, chart), history)
+    return (StatechartEngine.stateString(self, active, chart), history)
   }
 
   /// Storage decoded from a `state` string and history records; throws a message for a state or

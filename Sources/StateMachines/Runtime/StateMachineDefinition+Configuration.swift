@@ -21,7 +21,7 @@ extension StateMachineDefinition {
   func activeStateIndices(_ model: Model) -> [Int32] {
     switch compiled.engine {
     case .flat: return [locked(model) { model._$stateMachineStorage.stateIndex }]
-    case .statechart(let chart): return chartConfiguration(model, chart).active.members
+    case .statechart(let chart): return StatechartEngine.chartConfiguration(self, model, chart).active.members
     }
   }
 
@@ -31,7 +31,7 @@ extension StateMachineDefinition {
     switch compiled.engine {
     case .flat: return currentState(of: model)
     case .statechart(let chart):
-      return chartConfiguration(model, chart).active.members.map { state in
+      return StatechartEngine.chartConfiguration(self, model, chart).active.members.map { state in
         let depth = chart.tree.ancestors(of: state).count
         let name = chart.tree.names[Int(state)]
         return String(repeating: "  ", count: depth) + (name.isEmpty ? StatePath.splitDeclaration(chart.tree.paths[Int(state)]).name : name)

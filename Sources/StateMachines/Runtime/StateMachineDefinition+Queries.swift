@@ -91,7 +91,7 @@ extension StateMachineDefinition {
       let candidates = compiled.candidateRows.range(state: from, event: event)
       return (try? FlatEngine.selectCandidate(self, event, from: from, in: candidates, payload: nil, model)) != nil
     case .statechart(let chart):
-      return chartCanTake(chart, event, model)
+      return StatechartEngine.chartCanTake(self, chart, event, model)
     }
   }
 
@@ -102,7 +102,7 @@ extension StateMachineDefinition {
     startIfNeeded(model)
     switch compiled.engine {
     case .flat: return locked(model) { model._$stateMachineStorage.stateIndex == state.index }
-    case .statechart(let chart): return isInChartState(state.index, chart, model)
+    case .statechart(let chart): return StatechartEngine.isInChartState(self, state.index, chart, model)
     }
   }
 
@@ -112,7 +112,7 @@ extension StateMachineDefinition {
     startIfNeeded(model)
     switch compiled.engine {
     case .flat: return stateName(locked(model) { model._$stateMachineStorage.stateIndex })
-    case .statechart(let chart): return chartState(of: model, chart)
+    case .statechart(let chart): return StatechartEngine.chartState(self, of: model, chart)
     }
   }
 

@@ -326,7 +326,7 @@ extension StateMachineDefinition {
       if case .flat = compiled.engine {
         return noting ? FlatEngine.notedStep(self, event, payload, model) : FlatEngine.step(self, event, payload, model)
       } else if noting, case .statechart(let chart) = compiled.engine {
-        return chartStep(chart, event, payload, model)
+        return StatechartEngine.chartStep(self, chart, event, payload, model)
       }
       return engineStep(event, payload, model)
     }
@@ -348,13 +348,13 @@ extension StateMachineDefinition {
         if chart.plans.entersHistory, let entered = chart.plans.historyEntered(by: plan) {
           let record = locked(model) { start.extras?.chart?.history[entered.target] }
           guard let resolved = chart.plans.resolved(plan, entered, record: record) else {
-            return chartStep(chart, event, payload, model)
+            return StatechartEngine.chartStep(self, chart, event, payload, model)
           }
           plan = resolved
         }
-        return plannedStep(chart, plan, start, event, payload, model)
+        return StatechartEngine.plannedStep(self, chart, plan, start, event, payload, model)
       }
-      return chartStep(chart, event, payload, model)
+      return StatechartEngine.chartStep(self, chart, event, payload, model)
     }
   }
 

@@ -29,7 +29,7 @@ extension StateMachineDefinition {
     if terminated { return .accepted }
     switch compiled.engine {
     case .flat: return enterFlat(state, model, restored: restored)
-    case .statechart(let chart): return enterChart(chart, model, restored: restored)
+    case .statechart(let chart): return StatechartEngine.enterChart(self, chart, model, restored: restored)
     }
   }
 

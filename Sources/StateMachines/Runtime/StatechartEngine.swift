@@ -5,19 +5,29 @@
 
 import Foundation
 
-extension StateMachineDefinition {
+/// The step of a hierarchical machine (the Hierarchy article): selection, exit and entry sets,
+/// history, the microstep and the macrostep with its eventless transitions, and the planned step
+/// over a slot worked out when compiling (`StepPlans`). Its tables are the chart's
+/// (`Statechart`); an object's configuration lives in its `StateMachineExtras`.
+///
+/// A namespace of static functions over the definition they run, as `FlatEngine` is.
+@usableFromInline
+enum StatechartEngine<Model: StateMachineObject> {
   @usableFromInline typealias SelectedTransition = Statechart<Model>.SelectedTransition
 
   // MARK: Reading and writing the configuration
 
   /// The object's configuration (empty before the machine starts).
   @inlinable
-  func chartConfiguration(_ model: Model, _ chart: Statechart<Model>) -> ChartConfiguration {
+  static func chartConfiguration(
+    _ definition: StateMachineDefinition<Model>, _ model: Model, _ chart: Statechart<Model>
+  ) -> ChartConfiguration {
     guard chart.isNested else {
-      return locked(model) { model._$stateMachineStorage.extras?.chart } ?? ChartConfiguration(capacity: chart.count)
+      return definition.locked(model) { model._$stateMachineStorage.extras?.chart }
+        ?? ChartConfiguration(capacity: chart.count)
     }
     // The nested shape: the active states are the leaf in the state index and its ancestors.
-    let (leaf, record, unstarted) = locked(model) {
+    let (leaf, record, unstarted) = definition.locked(model) {
       (
         model._$stateMachineStorage.stateIndex, model._$stateMachineStorage.extras?.chart,
         model._$stateMachineStorage.isUnstarted
@@ -31,17 +41,22 @@ extension StateMachineDefinition {
   /// The `state` string of a configuration: the active leaves' paths in document order, joined
   /// by `,` (§3).
   @inlinable
-  func stateString(_ active: StateSet, _ chart: Statechart<Model>) -> String {
+  static func stateString(_ definition: StateMachineDefinition<Model>, _ active: StateSet, _ chart: Statechart<Model>)
+    -> String
+  {
     active.filter { chart.isAtomic($0) }.map { chart.tree.paths[Int($0)] }.joined(separator: ",")
   }
 
   /// Writes a configuration, the first active leaf as the state index, and termination, telling
   /// Observation.
   @inlinable
-  func writeChart(_ configuration: ChartConfiguration, _ chart: Statechart<Model>, terminated: Bool, _ model: Model) {
+  static func writeChart(
+    _ definition: StateMachineDefinition<Model>, _ configuration: ChartConfiguration, _ chart: Statechart<Model>,
+    terminated: Bool, _ model: Model
+  ) {
     // The nested shape keeps a record in the extras only when history or triggers need one, so
     // that its fast tier stays open.
-    let extras: StateMachineExtras? = chart.isNested && !chart.nestedNeedsRecord ? nil : self.extras(of: model)
+    let extras: StateMachineExtras? = chart.isNested && !chart.nestedNeedsRecord ? nil : definition.extras(of: model)
     let leaf = configuration.active.first { chart.isAtomic($0) } ?? 0
     var configuration = configuration
     // A parallel configuration's number lets the next event take its planned slot.
@@ -49,7 +64,7 @@ extension StateMachineDefinition {
       configuration.number = chart.plans.numbers[configuration.active] ?? -1
     }
     model._$stateMachineWillChangeState()
-    locked(model) {
+    definition.locked(model) {
       extras?.chart = configuration
       model._$stateMachineStorage.stateIndex = leaf
       if terminated { model._$stateMachineStorage.isTerminated = true }
@@ -59,19 +74,23 @@ extension StateMachineDefinition {
 
   /// Whether `state` (or, being compound, one of its descendants) is active.
   @inlinable
-  func isInChartState(_ state: Int32, _ chart: Statechart<Model>, _ model: Model) -> Bool {
+  static func isInChartState(
+    _ definition: StateMachineDefinition<Model>, _ state: Int32, _ chart: Statechart<Model>, _ model: Model
+  ) -> Bool {
     if chart.isNested {
       guard state >= 0, Int(state) < chart.count else { return false }
-      let leaf = locked(model) { model._$stateMachineStorage.stateIndex }
+      let leaf = definition.locked(model) { model._$stateMachineStorage.stateIndex }
       return state <= leaf && leaf <= chart.tree.lastDescendant[Int(state)]
     }
-    return locked(model) { model._$stateMachineStorage.extras?.chart?.active.contains(state) } ?? false
+    return definition.locked(model) { model._$stateMachineStorage.extras?.chart?.active.contains(state) } ?? false
   }
 
   /// The `state` string of `model`'s statechart.
   @inlinable
-  func chartState(of model: Model, _ chart: Statechart<Model>) -> String {
-    stateString(chartConfiguration(model, chart).active, chart)
+  static func chartState(_ definition: StateMachineDefinition<Model>, of model: Model, _ chart: Statechart<Model>)
+    -> String
+  {
+    stateString(definition, chartConfiguration(definition, model, chart).active, chart)
   }
 
   // MARK: Start (S2)
@@ -80,20 +99,23 @@ extension StateMachineDefinition {
   /// initial states), then takes eventless transitions; a restored configuration only arms its
   /// triggers.
   @inlinable
-  func enterChart(_ chart: Statechart<Model>, _ model: Model, restored: Bool) -> StepOutcome {
+  static func enterChart(
+    _ definition: StateMachineDefinition<Model>, _ chart: Statechart<Model>, _ model: Model, restored: Bool
+  ) -> StepOutcome {
     if restored {
-      let configuration = chartConfiguration(model, chart)
-      for state in configuration.active { arm(state, model, entering: .restore) }
+      let configuration = chartConfiguration(definition, model, chart)
+      for state in configuration.active { definition.arm(state, model, entering: .restore) }
       return .accepted
     }
-    trace("start")
+    definition.trace("start")
     let initial = SelectedTransition(
       source: -1, targets: chart.rootInitial, kind: .external, actions: chart.rootInitialAction.map { [$0] } ?? [])
     let outcome = microstep(
+      definition,
       chart, [initial], event: -1, eventName: "", payload: nil, model, from: ChartConfiguration(capacity: chart.count))
     if !outcome.happened { return outcome }
     if case .failed = outcome { return outcome }
-    return takeEventless(chart, event: -1, eventName: "", payload: nil, model) ?? .accepted
+    return takeEventless(definition, chart, event: -1, eventName: "", payload: nil, model) ?? .accepted
   }
 
   // MARK: The macrostep (S3)
@@ -102,49 +124,58 @@ extension StateMachineDefinition {
   /// callbacks, observers, then eventless transitions until none is enabled (S3, S12). Events
   /// raised meanwhile wait in the queue, which the caller drains.
   @inlinable
-  func chartStep(_ chart: Statechart<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) -> StepOutcome {
-    let eventName = compiled.events[Int(event)]
-    let configuration = chartConfiguration(model, chart)
+  static func chartStep(
+    _ definition: StateMachineDefinition<Model>, _ chart: Statechart<Model>, _ event: Int32, _ payload: (any Sendable)?,
+    _ model: Model
+  ) -> StepOutcome {
+    let eventName = definition.compiled.events[Int(event)]
+    let configuration = chartConfiguration(definition, model, chart)
     // The state strings are built only when something reads them.
-    func old() -> String { stateString(configuration.active, chart) }
-    trace("event '\(eventName)' in '\(old())'")
-    if let definitionError { return rejected(.invalidDefinition(definitionError)) }
-    if isTerminated(model) { return rejected(.terminated(event: eventName, state: old())) }
+    func old() -> String { stateString(definition, configuration.active, chart) }
+    definition.trace("event '\(eventName)' in '\(old())'")
+    if let definitionError = definition.definitionError {
+      return definition.rejected(.invalidDefinition(definitionError))
+    }
+    if definition.isTerminated(model) { return definition.rejected(.terminated(event: eventName, state: old())) }
     let selected: [SelectedTransition]
     do {
-      selected = try selectTransitions(chart, event: event, eventName: eventName, configuration, payload, model)
+      selected = try selectTransitions(
+        definition, chart, event: event, eventName: eventName, configuration, payload, model)
     } catch {
-      return failed(eventName, transitionHappened: false, error)
+      return definition.failed(eventName, transitionHappened: false, error)
     }
     if selected.isEmpty {
-      let declared = configuration.active.contains { state in
-        chart.transitions(from: state).contains { chart.transitions[Int($0)].event == event }
-      } || chart.rootTransitions.contains { chart.transitions[Int($0)].event == event }
-      return rejected(
+      let declared =
+        configuration.active.contains { state in
+          chart.transitions(from: state).contains { chart.transitions[Int($0)].event == event }
+        } || chart.rootTransitions.contains { chart.transitions[Int($0)].event == event }
+      return definition.rejected(
         declared ? .guardsFailed(event: eventName, state: old()) : .noTransition(event: eventName, state: old()))
     }
     let first = selected[0]
     func transition(to: String) -> Transition {
       let from = old()
       return Transition(
-        event: eventName, from: from, to: to.isEmpty ? from : to, payload: payload, source: chart.tree.path(first.source),
+        event: eventName, from: from, to: to.isEmpty ? from : to, payload: payload,
+        source: chart.tree.path(first.source),
         targets: first.targets.map { chart.tree.path($0) }, kind: first.kind)
     }
     do {
-      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, { transition(to: "") }) }
+      for callback in definition.compiled.beforeCallbacks[Int(event)] { try callback(model, { transition(to: "") }) }
     } catch {
-      return failed(eventName, transitionHappened: false, error)
+      return definition.failed(eventName, transitionHappened: false, error)
     }
-    let outcome = microstep(chart, selected, event: event, eventName: eventName, payload: payload, model)
+    let outcome = microstep(definition, chart, selected, event: event, eventName: eventName, payload: payload, model)
     guard outcome.happened else { return outcome }
     // Built once if an after callback or observer takes it (as in the flat step), else on demand.
-    let built: Transition? = compiled.takesTransition ? transition(to: chartState(of: model, chart)) : nil
-    func done() -> Transition { built ?? transition(to: chartState(of: model, chart)) }
+    let built: Transition? =
+      definition.compiled.takesTransition ? transition(to: chartState(definition, of: model, chart)) : nil
+    func done() -> Transition { built ?? transition(to: chartState(definition, of: model, chart)) }
     var failure: (any Error)?
     if case .failed(let error, _) = outcome { failure = error }
-    let extras = locked(model) { model._$stateMachineStorage.extras }
+    let extras = definition.locked(model) { model._$stateMachineStorage.extras }
     do {
-      try runAfterCallbacks(event, model, extras, done)
+      try definition.runAfterCallbacks(event, model, extras, done)
     } catch {
       if failure == nil { failure = error }
     }
@@ -154,12 +185,12 @@ extension StateMachineDefinition {
       completed: {
         let completed = done()
         return CompletedTransition(from: completed.from, event: eventName, to: completed.to, payload: payload)
-      }, self, model)
+      }, definition, model)
     if let failure {
       if case .failed = outcome { return outcome }
-      return failed(eventName, transitionHappened: true, failure)
+      return definition.failed(eventName, transitionHappened: true, failure)
     }
-    return takeEventless(chart, event: event, eventName: eventName, payload: payload, model) ?? .accepted
+    return takeEventless(definition, chart, event: event, eventName: eventName, payload: payload, model) ?? .accepted
   }
 
   /// Takes eventless transitions until none is enabled (S12): at most `maxEventlessMicrosteps`
@@ -167,29 +198,31 @@ extension StateMachineDefinition {
   /// ``StateMachineError/eventlessLoop(event:microsteps:)`` with the configuration reached and
   /// the queue dropped. `nil` when all went well.
   @inlinable
-  func takeEventless(
+  static func takeEventless(
+    _ definition: StateMachineDefinition<Model>,
     _ chart: Statechart<Model>, event: Int32, eventName: String, payload: (any Sendable)?, _ model: Model
   ) -> StepOutcome? {
     guard chart.hasEventless else { return nil }
     let limit = chart.maxEventlessMicrosteps
     var microsteps = 0
-    while !isTerminated(model) {
-      let configuration = chartConfiguration(model, chart)
+    while !definition.isTerminated(model) {
+      let configuration = chartConfiguration(definition, model, chart)
       let selected: [SelectedTransition]
       do {
-        selected = try selectTransitions(chart, event: -1, eventName: eventName, configuration, payload, model)
+        selected = try selectTransitions(
+          definition, chart, event: -1, eventName: eventName, configuration, payload, model)
       } catch {
-        return failed(eventName, transitionHappened: true, error)
+        return definition.failed(eventName, transitionHappened: true, error)
       }
       if selected.isEmpty { return nil }
       microsteps += 1
       if microsteps > limit {
-        let dropped = locked(model) { model._$stateMachineStorage.dropOwnQueued(after: 0) }
+        let dropped = definition.locked(model) { model._$stateMachineStorage.dropOwnQueued(after: 0) }
         let error = StateMachineError.eventlessLoop(event: eventName, microsteps: limit)
-        trace("failed: \(error); dropped \(dropped) queued event(s)")
+        definition.trace("failed: \(error); dropped \(dropped) queued event(s)")
         return .failed(error, transitionHappened: true)
       }
-      let outcome = microstep(chart, selected, event: event, eventName: eventName, payload: payload, model)
+      let outcome = microstep(definition, chart, selected, event: event, eventName: eventName, payload: payload, model)
       if case .failed = outcome { return outcome }
     }
     return nil
@@ -202,12 +235,13 @@ extension StateMachineDefinition {
   /// changes nothing; after it, the rest of the entry actions is skipped and the new
   /// configuration stands.
   @inlinable
-  func microstep(
+  static func microstep(
+    _ definition: StateMachineDefinition<Model>,
     _ chart: Statechart<Model>, _ transitions: [SelectedTransition], event: Int32, eventName: String,
     payload: (any Sendable)?, _ model: Model, from start: ChartConfiguration? = nil
   ) -> StepOutcome {
-    let features = StepFeatures(self, model)
-    let old = start ?? chartConfiguration(model, chart)
+    let features = StepFeatures(definition, model)
+    let old = start ?? chartConfiguration(definition, model, chart)
     let exits = chart.computeExitSet(transitions, old)
     // 1. History is recorded before any exit action (S15).
     var new = old
@@ -247,52 +281,66 @@ extension StateMachineDefinition {
     // Callbacks that take the Transition are rare: its strings are built only for them.
     func transition(_ selected: SelectedTransition) -> Transition {
       Transition(
-        event: eventName, from: stateString(old.active, chart), to: stateString(new.active, chart), payload: payload,
+        event: eventName, from: stateString(definition, old.active, chart),
+        to: stateString(definition, new.active, chart), payload: payload,
         source: chart.tree.path(selected.source), targets: selected.targets.map { chart.tree.path($0) },
         kind: selected.kind)
     }
     let first = transitions[0]
-    let built: Transition? = compiled.takesTransition ? transition(first) : nil
+    let built: Transition? = definition.compiled.takesTransition ? transition(first) : nil
     func primary() -> Transition { built ?? transition(first) }
     // 2.–3. Exits, children first, later regions first; then the transitions' actions.
     do {
       for state in exits.members.reversed() {
-        features.exiting(.exit, state, event: event, payload: payload, self, model)
-        if !compiled.exitActions[Int(state)].isEmpty { trace("exit '\(chart.tree.paths[Int(state)])'") }
-        try runExitActions(of: state, model, primary)
+        features.exiting(.exit, state, event: event, payload: payload, definition, model)
+        if !definition.compiled.exitActions[Int(state)].isEmpty {
+          definition.trace("exit '\(chart.tree.paths[Int(state)])'")
+        }
+        try definition.runExitActions(of: state, model, primary)
       }
       for selected in transitions {
         if features.announces, selected.kind == .internal, selected.arrival == nil, selected.source >= 0 {
-          features.exiting(.internalTransition, selected.source, event: event, payload: payload, self, model)
+          features.exiting(.internalTransition, selected.source, event: event, payload: payload, definition, model)
         }
         for action in selected.actions { try action(model, { transition(selected) }) }
       }
     } catch {
-      return failed(eventName, transitionHappened: false, error)
+      return definition.failed(eventName, transitionHappened: false, error)
     }
     // 4. The configuration is written; the exited states' triggers are disarmed.
-    writeChart(new, chart, terminated: terminates, model)
-    trace("'\(stateString(old.active, chart))' -> '\(stateString(new.active, chart))' on '\(eventName)'")
+    writeChart(definition, new, chart, terminated: terminates, model)
+    definition.trace(
+      "'\(stateString(definition, old.active, chart))' -> '\(stateString(definition, new.active, chart))' on '\(eventName)'"
+    )
     // An inspected run notes the microstep where the log traces it (Inspecting B.3).
-    let extras = locked(model) { model._$stateMachineStorage.extras }
+    let extras = definition.locked(model) { model._$stateMachineStorage.extras }
     features.transitioned(
       extras,
-      { CompletedTransition(from: stateString(old.active, chart), event: eventName, to: stateString(new.active, chart), payload: payload) }
+      {
+        CompletedTransition(
+          from: stateString(definition, old.active, chart), event: eventName,
+          to: stateString(definition, new.active, chart), payload: payload)
+      }
     ) {
       $0.noteMicrostep(
-        exits: Array(exits.members.reversed()), entries: entry.states.members, transitions: self.inspectionEdges(transitions, chart))
+        exits: Array(exits.members.reversed()), entries: entry.states.members,
+        transitions: definition.inspectionEdges(transitions, chart))
     }
-    if terminates { features.disarmed(extras, all: true, self, model) } else { features.disarmed(extras, exited: exits) }
+    if terminates {
+      features.disarmed(extras, all: true, definition, model)
+    } else {
+      features.disarmed(extras, exited: exits)
+    }
     // 5. Entries in document order.
     var entered = old.active
     entered.subtract(exits)
     var failure: (any Error)?
     for state in entry.states {
       entered.insert(state)
-      features.entering(state, event: event, payload: payload, self, model)
+      features.entering(state, event: event, payload: payload, definition, model)
       if failure == nil {
         do {
-          try runEntryActions(of: state, model, primary)
+          try definition.runEntryActions(of: state, model, primary)
           if entry.defaultEntry.contains(state), let action = chart.initialActions[Int(state)] {
             try action(model, primary)
           }
@@ -303,29 +351,29 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      if !terminates { features.armed(state, event: event, payload: payload, self, model) }
+      if !terminates { features.armed(state, event: event, payload: payload, definition, model) }
       // Done events (S16).
       if chart.kind(state) == .final {
         let parent = chart.tree.parents[Int(state)]
         guard parent >= 0 else { continue }
-        raise(chart.doneEvents[Int(parent)], model)
+        raise(definition, chart.doneEvents[Int(parent)], model)
         let grandparent = chart.tree.parents[Int(parent)]
         if chart.isParallel(grandparent)
           && chart.tree.stateChildren(of: grandparent).allSatisfy({ chart.isInFinalState($0, entered) })
         {
-          raise(chart.doneEvents[Int(grandparent)], model)
+          raise(definition, chart.doneEvents[Int(grandparent)], model)
         }
       }
     }
-    if let failure { return failed(eventName, transitionHappened: true, failure) }
+    if let failure { return definition.failed(eventName, transitionHappened: true, failure) }
     return .accepted
   }
 
   /// Appends an internal event (a done event) to the queue, if a transition handles it.
   @inlinable
-  func raise(_ event: Int32, _ model: Model) {
+  static func raise(_ definition: StateMachineDefinition<Model>, _ event: Int32, _ model: Model) {
     guard event >= 0 else { return }
-    locked(model) {
+    definition.locked(model) {
       model._$stateMachineStorage.enqueue(QueuedEvent(event: event, payload: nil, isOwn: true, source: .post))
     }
   }
@@ -335,11 +383,14 @@ extension StateMachineDefinition {
   /// Whether `event` would take a transition now (S19): selection yields a transition. Guards
   /// run; nothing changes.
   @inlinable
-  func chartCanTake(_ chart: Statechart<Model>, _ event: Int32, _ model: Model) -> Bool {
-    if isTerminated(model) { return false }
-    let configuration = chartConfiguration(model, chart)
+  static func chartCanTake(
+    _ definition: StateMachineDefinition<Model>, _ chart: Statechart<Model>, _ event: Int32, _ model: Model
+  ) -> Bool {
+    if definition.isTerminated(model) { return false }
+    let configuration = chartConfiguration(definition, model, chart)
     let selected = try? selectTransitions(
-      chart, event: event, eventName: compiled.events[Int(event)], configuration, nil, model)
+      definition,
+      chart, event: event, eventName: definition.compiled.events[Int(event)], configuration, nil, model)
     return !(selected ?? []).isEmpty
   }
 }

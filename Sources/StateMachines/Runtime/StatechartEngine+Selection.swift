@@ -4,12 +4,13 @@
 
 import Foundation
 
-extension StateMachineDefinition {
+extension StatechartEngine {
   /// SCXML D `selectTransitions` / `selectEventlessTransitions` (S4): for each active atomic
   /// state in document order, the first enabled transition of it or its nearest ancestor, then
   /// wildcards; duplicates once; conflicts removed (S6). Each guard runs at most once.
   @inlinable
-  func selectTransitions(
+  static func selectTransitions(
+    _ definition: StateMachineDefinition<Model>,
     _ chart: Statechart<Model>, event: Int32, eventName: String, _ configuration: ChartConfiguration,
     _ payload: (any Sendable)?, _ model: Model
   ) throws -> [SelectedTransition] {
@@ -26,7 +27,7 @@ extension StateMachineDefinition {
           if let known = evaluated.first(where: { $0.index == index }) {
             candidate = known.candidate
           } else {
-            candidate = try enable(chart, index, eventName: eventName, configuration, payload, model)
+            candidate = try enable(definition, chart, index, eventName: eventName, configuration, payload, model)
             evaluated.append((index, candidate))
           }
           if let candidate {
@@ -47,19 +48,21 @@ extension StateMachineDefinition {
   /// Whether transition `index` is enabled: its guard passes, and for a junction one of its
   /// paths does (S5, S17c); a transition to a join records an arrival or completes it (S17b).
   @inlinable
-  func enable(
+  static func enable(
+    _ definition: StateMachineDefinition<Model>,
     _ chart: Statechart<Model>, _ index: Int32, eventName: String, _ configuration: ChartConfiguration,
     _ payload: (any Sendable)?, _ model: Model
   ) throws -> SelectedTransition? {
     let declared = chart.transitions[Int(index)]
     func transition() -> Transition {
       Transition(
-        event: eventName, from: stateString(configuration.active, chart), to: declared.targetPaths.joined(separator: ","),
+        event: eventName, from: stateString(definition, configuration.active, chart),
+        to: declared.targetPaths.joined(separator: ","),
         payload: payload, source: declared.sourcePath, targets: declared.targetPaths, kind: declared.kind)
     }
     if let guardBody = declared.guardBody {
       let passed = try guardBody(model, transition)
-      trace("guard of '\(eventName)' from '\(chart.tree.path(declared.source))': \(passed)")
+      definition.trace("guard of '\(eventName)' from '\(chart.tree.path(declared.source))': \(passed)")
       guard passed else { return nil }
     }
     var actions: [MachineCallback<Model>] = []

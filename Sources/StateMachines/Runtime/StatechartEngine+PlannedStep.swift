@@ -28,21 +28,26 @@ struct PlannedStart {
   }
 }
 
-extension StateMachineDefinition {
+extension StatechartEngine {
   /// One event on a statechart this thread owns, for a slot with a plan. Inlinable, so that it
   /// is specialised for the model's class like the flat step.
   @inlinable
-  func plannedStep(
+  static func plannedStep(
+    _ definition: StateMachineDefinition<Model>,
     _ chart: Statechart<Model>, _ plan: Range<Int>, _ start: PlannedStart, _ event: Int32, _ payload: (any Sendable)?,
     _ model: Model
   ) -> StepOutcome {
     let from = start.number
     // The event's name is looked up only for the log and for errors (a String copy is a retain).
-    if definitionError != nil { return rejectedByDefinition() }
-    if start.terminated { return rejected(.terminated(event: eventName(event), state: configurationString(chart, from))) }
+    if definition.definitionError != nil { return definition.rejectedByDefinition() }
+    if start.terminated {
+      return definition.rejected(
+        .terminated(event: definition.eventName(event), state: configurationString(definition, chart, from)))
+    }
     func names(_ index: Int32, to next: Int32) -> TransitionNames {
       TransitionNames(
-        event: eventName(event), from: configurationString(chart, from), to: configurationString(chart, next),
+        event: definition.eventName(event), from: configurationString(definition, chart, from),
+        to: configurationString(definition, chart, next),
         source: chart.transitions[Int(index)].sourcePath, targets: chart.transitions[Int(index)].targetPaths,
         kind: chart.transitions[Int(index)].kind)
     }
@@ -65,24 +70,27 @@ extension StateMachineDefinition {
           let declared = pool(position)
           guard let guardBody = chart.transitions[Int(declared)].guardBody else { continue }
           let passed = try guardBody(model) { transition(declared, to: candidate.next) }
-          trace("guard of '\(eventName(event))' to '\(configurationString(chart, candidate.next))': \(passed)")
+          definition.trace(
+            "guard of '\(definition.eventName(event))' to '\(configurationString(definition, chart, candidate.next))': \(passed)"
+          )
           if !passed { continue candidates }
         }
         chosenIndex = index
         break
       }
     } catch {
-      return failed(eventName(event), transitionHappened: false, error)
+      return definition.failed(definition.eventName(event), transitionHappened: false, error)
     }
     guard chosenIndex >= 0 else {
-      return rejected(.guardsFailed(event: eventName(event), state: configurationString(chart, from)))
+      return definition.rejected(
+        .guardsFailed(event: definition.eventName(event), state: configurationString(definition, chart, from)))
     }
     let chosen = chart.plans.candidates[chosenIndex]
     let first = pool(Int(chosen.transitions.start))
     // Built once if a callback takes it, else only if asked for (as in the flat step). Its
     // names are kept, not the `Transition`: destroying even a `nil` `Transition?` goes through
     // generic value witnesses (Benchmarks/README.md, "Optional existentials not made per call").
-    let built: TransitionNames? = compiled.takesTransition ? names(first, to: chosen.next) : nil
+    let built: TransitionNames? = definition.compiled.takesTransition ? names(first, to: chosen.next) : nil
     func context() -> Transition {
       Transition(built ?? names(first, to: chosen.next), event: -1, from: -1, to: -1, payload: payload)
     }
@@ -90,36 +98,45 @@ extension StateMachineDefinition {
     let features = StepFeatures<Model>(announces: announces)
     // before callbacks, exits (children first), the transitions' actions: a throw changes nothing.
     do {
-      for callback in compiled.beforeCallbacks[Int(event)] { try callback(model, context) }
+      for callback in definition.compiled.beforeCallbacks[Int(event)] { try callback(model, context) }
       let exits = announces ? chosen.exits : chosen.exitsWithCode
       for position in Int(exits.start)..<Int(exits.end) {
         let state = pool(position)
-        features.exiting(.exit, state, event: event, payload: payload, self, model)
-        try runExitActions(of: state, model, context)
+        features.exiting(.exit, state, event: event, payload: payload, definition, model)
+        try definition.runExitActions(of: state, model, context)
       }
       // Unannounced, only the transitions with an action: the others have nothing to run.
       let transitions = announces ? chosen.transitions : chosen.transitionsWithCode
       for position in Int(transitions.start)..<Int(transitions.end) {
         let index = pool(position)
         if announces && chart.transitions[Int(index)].kind == .internal && chart.transitions[Int(index)].source >= 0 {
-          features.exiting(.internalTransition, chart.transitions[Int(index)].source, event: event, payload: payload, self, model)
+          features.exiting(
+            .internalTransition, chart.transitions[Int(index)].source, event: event, payload: payload, definition, model
+          )
         }
         if let action = chart.transitions[Int(index)].action {
-          if index == first { try action(model, context) } else { try action(model) { transition(index, to: chosen.next) } }
+          if index == first {
+            try action(model, context)
+          } else {
+            try action(model) { transition(index, to: chosen.next) }
+          }
         }
       }
     } catch {
-      return failed(eventName(event), transitionHappened: false, error)
+      return definition.failed(definition.eventName(event), transitionHappened: false, error)
     }
-    writePlanned(chart, chosen, start.extras, model)
-    trace("'\(configurationString(chart, from))' -> '\(configurationString(chart, chosen.next))' on '\(eventName(event))'")
+    writePlanned(definition, chart, chosen, start.extras, model)
+    definition.trace(
+      "'\(configurationString(definition, chart, from))' -> '\(configurationString(definition, chart, chosen.next))' on '\(definition.eventName(event))'"
+    )
     // Only triggers arm anything per state (S18); an object without extras at the start has
     // none armed (an inspected run, the one that notes, takes the full step).
     features.transitioned(
       start.extras,
       {
         CompletedTransition(
-          from: configurationString(chart, from), event: eventName(event), to: configurationString(chart, chosen.next),
+          from: configurationString(definition, chart, from), event: definition.eventName(event),
+          to: configurationString(definition, chart, chosen.next),
           payload: payload)
       })
     if chart.hasTriggers, !chosen.exits.isEmpty, start.extras != nil {
@@ -132,10 +149,10 @@ extension StateMachineDefinition {
     let entries = announces ? chosen.entries : chosen.entriesWithCode
     for position in Int(entries.start)..<Int(entries.end) {
       let state = pool(position)
-      features.entering(state, event: event, payload: payload, self, model)
+      features.entering(state, event: event, payload: payload, definition, model)
       if failure == nil {
         do {
-          try runEntryActions(of: state, model, context)
+          try definition.runEntryActions(of: state, model, context)
           if chart.plans.contains(chosen.defaultEntries, state), let action = chart.initialActions[Int(state)] {
             try action(model, context)
           }
@@ -143,10 +160,10 @@ extension StateMachineDefinition {
           failure = error
         }
       }
-      if chart.hasTriggers { features.armed(state, event: event, payload: payload, self, model) }
+      if chart.hasTriggers { features.armed(state, event: event, payload: payload, definition, model) }
     }
     do {
-      try runAfterCallbacks(event, model, start.extras, context)
+      try definition.runAfterCallbacks(event, model, start.extras, context)
     } catch {
       if failure == nil { failure = error }
     }
@@ -154,37 +171,43 @@ extension StateMachineDefinition {
       start.extras, streamsMayListen: start.streams, transition: context,
       completed: {
         CompletedTransition(
-          from: configurationString(chart, from), event: eventName(event), to: configurationString(chart, chosen.next),
+          from: configurationString(definition, chart, from), event: definition.eventName(event),
+          to: configurationString(definition, chart, chosen.next),
           payload: payload)
-      }, self, model)
-    if let failure { return failed(eventName(event), transitionHappened: true, failure) }
+      }, definition, model)
+    if let failure { return definition.failed(definition.eventName(event), transitionHappened: true, failure) }
     return .accepted
   }
 
   /// The `state` string of configuration `number`: a leaf's path (nested), or the parallel
   /// shape's numbered configuration.
   @inlinable
-  func configurationString(_ chart: Statechart<Model>, _ number: Int32) -> String {
-    chart.isNested ? compiled.states[Int(number)] : stateString(chart.plans.configurations[Int(number)], chart)
+  static func configurationString(
+    _ definition: StateMachineDefinition<Model>, _ chart: Statechart<Model>, _ number: Int32
+  ) -> String {
+    chart.isNested
+      ? definition.compiled.states[Int(number)]
+      : stateString(definition, chart.plans.configurations[Int(number)], chart)
   }
 
   /// Writes the configuration a planned step ends in. The nested shape keeps only its leaf,
   /// unless history or triggers need the record; the parallel shape writes the numbered set.
   /// Entry serials follow the exits and entries when triggers read them (S18).
   @inlinable @inline(__always)
-  func writePlanned(
+  static func writePlanned(
+    _ definition: StateMachineDefinition<Model>,
     _ chart: Statechart<Model>, _ chosen: StepPlans.PlannedCandidate, _ known: StateMachineExtras?, _ model: Model
   ) {
     if chart.isNested && !chart.nestedNeedsRecord {
-      write(chosen.next, model)
+      definition.write(chosen.next, model)
       return
     }
-    let extras = known ?? self.extras(of: model)
+    let extras = known ?? definition.extras(of: model)
     let next = chosen.next
     let active = chart.isNested ? chart.activeStates(leaf: next) : chart.plans.configurations[Int(next)]
     let leaf = chart.isNested ? next : chart.plans.firstLeaves[Int(next)]
     model._$stateMachineWillChangeState()
-    locked(model) {
+    definition.locked(model) {
       // Changed in place: copying the record out and back would copy its dictionaries.
       if extras.chart == nil { extras.chart = ChartConfiguration(capacity: chart.count) }
       extras.chart!.active = active
