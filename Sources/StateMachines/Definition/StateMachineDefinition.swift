@@ -221,3 +221,52 @@ extension StateMachineDefinition {
     definitionError == nil ? [] : declarations.failureCulprits
   }
 }
+
+extension StateMachineDefinition {
+  /// Runs `body` on the object's storage, under its lock if it has one.
+  @inlinable @inline(__always)
+  func locked<R>(_ model: Model, _ body: () throws -> R) rethrows -> R {
+    if let lock = model._$stateMachineLock { return try lock.withLock(body) }
+    return try body()
+  }
+
+  /// Whether `event` is an ID of this definition and `model` is driven by it. `modelChecked`
+  /// skips both checks (the second reads the object's definition, a lazy static for a generated
+  /// class): generated members pass it, and the object's own name lookups, whose object is driven
+  /// by this definition and whose ID this definition made, by construction. Skipping the first
+  /// too keeps one value less alive in a loop of generated calls, which spares the fast tier a spill.
+  @inlinable @inline(__always)
+  func accepts(_ event: StateMachineEventID, on model: Model, modelChecked: Bool = false) -> Bool {
+    modelChecked || (event.definition == compiled.identity && model.stateMachineDefinition === self)
+  }
+
+  /// Writes a line to the verbose log, if there is one.
+  @inlinable
+  func trace(_ message: @autoclosure () -> String) {
+    if let log = compiled.log { log.write("[\(Model.self)] " + message()) }
+  }
+
+  /// The error for an event name the machine does not know; a terminated machine says so first
+  /// (Semantics step 1). Logged.
+  @usableFromInline
+  func rejectUnknown(
+    _ name: String, _ model: Model, source: InspectionSource = .api, payload: (any Sendable)? = nil
+  ) -> StateMachineError {
+    let (terminated, state) = locked(model) {
+      (model._$stateMachineStorage.isTerminated, model._$stateMachineStorage.stateIndex)
+    }
+    let error: StateMachineError
+    if let definitionError {
+      error = .invalidDefinition(definitionError)
+    } else if terminated {
+      error = .terminated(event: name, state: stateName(state))
+    } else {
+      error = .unknownEvent(name)
+    }
+    trace("event '\(name)' rejected: \(error)")
+    if let inspection = listeningInspection(of: model) {
+      recordRejection(name, source: source, payload: payload, error, model, inspection)
+    }
+    return error
+  }
+}

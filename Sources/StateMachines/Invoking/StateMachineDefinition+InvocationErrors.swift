@@ -40,9 +40,9 @@ extension StateMachineDefinition {
   /// names runs no step, but like any result it is judged when the machine would take it (I7),
   /// not while a step that may leave its state still runs.
   func isCurrentOnceFree(_ model: Model, _ armedIn: ArmedState) -> Bool {
-    let admission = admit(model) {}
+    let admission = RunLoop.admit(self, model) {}
     let current = locked(model) { armedIn.isCurrent(in: model._$stateMachineStorage) }
-    if case .taken = admission { _ = endRun(model, event: -1) }
+    if case .taken = admission { _ = RunLoop.endRun(self, model, event: -1) }
     return current
   }
 

@@ -213,8 +213,8 @@ extension StateMachineDefinition {
         if event == unnamedFailure { self.logUnhandledFailure(id, generation, payload) }
         return false
       }
-      let outcome = self.runToCompletion(
-        event, payload, model, armedIn: armedIn, external: true, source: .invoke(id: id, generation: generation))
+      let outcome = RunLoop.runToCompletion(
+        self, event, payload, model, armedIn: armedIn, external: true, source: .invoke(id: id, generation: generation))
       if isResult {
         self.logResultOutcome(outcome, event, id, generation, payload, model, armedIn: armedIn)
         // Taking the machine checks the entry again: it may have been left while this waited.

@@ -10,7 +10,7 @@ extension StateMachineDefinition {
     _ event: String, payload: (any Sendable)? = nil, source: InspectionSource = .api, on model: Model
   ) -> FireOutcome {
     guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model, source: source, payload: payload)) }
-    return FireOutcome(runToCompletion(index, payload, model, source: source))
+    return FireOutcome(RunLoop.runToCompletion(self, index, payload, model, source: source))
   }
 }
 

@@ -31,10 +31,10 @@ extension StateMachineDefinition {
           terminated: snapshot.terminated, runningInvocations: running)
       }
     }
-    switch admit(model, whileBusy: {}) {
+    switch RunLoop.admit(self, model, whileBusy: {}) {
     case .taken:
       register()
-      _ = endRun(model, event: -1)
+      _ = RunLoop.endRun(self, model, event: -1)
     case .busy:
       register()
     }

@@ -116,7 +116,7 @@ extension StateMachineDefinition {
       trace("restoreState('\(state)') refused: the object is store-managed (P13)")
       throw .storeManaged(event: "restoreState")
     }
-    guard case .taken = admit(model, whileBusy: {}) else {
+    guard case .taken = RunLoop.admit(self, model, whileBusy: {}) else {
       trace("restoreState('\(state)') rejected: the machine is running a step")
       throw .busy("restoreState")
     }
@@ -125,7 +125,7 @@ extension StateMachineDefinition {
     let (active, terminated) = write()
     if !terminated { for member in active { arm(member, model, entering: .restoreState) } }
     recordReset(exited: before.reversed(), entered: active, model)
-    if endRun(model, event: -1) { throw limitError(-1) }
+    if RunLoop.endRun(self, model, event: -1) { throw limitError(-1) }
   }
 
   /// Writes a flat machine's state `index`.

@@ -61,7 +61,7 @@ extension StateMachineDefinition {
     let before = storedState(of: model)
     guard let index = eventIndex(event) else { throw .rejected(rejectUnknown(event, model)) }
     let recorder = attachRecorder(model)
-    let outcome = runToCompletion(index, payload, model)
+    let outcome = RunLoop.runToCompletion(self, index, payload, model)
     detachRecorder(model)
     switch outcome {
     case .accepted: break

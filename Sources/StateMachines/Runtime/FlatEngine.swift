@@ -146,9 +146,9 @@ enum FlatEngine<Model: StateMachineObject> {
         CompletedTransition(
           from: definition.stateName(from), event: definition.eventName(event), to: definition.stateName(to),
           payload: payload)
-      }
-    ) { capture in
-      if noting { definition.noteFlat(selected, from: from, to: to, external: isExternal, capture) }
+      })
+    if noting {
+      features.noted(extras) { definition.noteFlat(selected, from: from, to: to, external: isExternal, $0) }
     }
     features.disarmed(extras, all: isExternal || terminates, definition, model)
     if isExternal && !terminates { features.armed(to, event: event, payload: payload, definition, model) }

@@ -47,7 +47,7 @@ extension StateMachineDefinition {
   ///   ``StateMachineError/callbackFailed(event:transitionHappened:underlying:)`` if an exit
   ///   action threw (the machine is stopped all the same).
   public func stop(_ model: Model) throws(StateMachineError) {
-    guard case .taken = admit(model, whileBusy: {}) else { throw .busy("stopStateMachine") }
+    guard case .taken = RunLoop.admit(self, model, whileBusy: {}) else { throw .busy("stopStateMachine") }
     var failure: (any Error)?
     let unstarted = locked(model) { model._$stateMachineStorage.isUnstarted }
     let active = unstarted ? [] : activeStateIndices(model)
@@ -73,7 +73,7 @@ extension StateMachineDefinition {
     }
     model._$stateMachineDidChangeState()
     if !unstarted { recordReset(exited: active.reversed(), entered: [], model) }
-    _ = endRun(model, event: -1)
+    _ = RunLoop.endRun(self, model, event: -1)
     if let failure { throw .callbackFailed(event: "", transitionHappened: true, underlying: failure) }
   }
 
@@ -85,7 +85,7 @@ extension StateMachineDefinition {
       _ = rejectUnknown(event, model, source: .post, payload: payload)
       return false
     }
-    return runToCompletion(index, payload, model, external: true, source: .post).happened
+    return RunLoop.runToCompletion(self, index, payload, model, external: true, source: .post).happened
   }
 
   /// Fires `event` on `model` after `delay` on the definition's clock (SCXML `<send delay>`):
@@ -105,7 +105,7 @@ extension StateMachineDefinition {
     // on a `ManualClock` that is never advanced, as the fuzzer's leak check found).
     let delivery = TriggerDelivery(actor: actor) { [weak self, weak model] event, _ in
       guard let self, let model else { return }
-      _ = self.runToCompletion(event, payload, model, external: true, source: .post)
+      _ = RunLoop.runToCompletion(self, event, payload, model, external: true, source: .post)
     }
     _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }
   }

@@ -7,7 +7,7 @@
 // - light: it runs only plain `before`/`after` callbacks and exit/entry actions; no `Transition`
 //   is built;
 // - full: everything else (guards, actions, entry/exit, observers, triggers, the log): a run to
-//   completion (`StateMachineDefinition+RunLoop.swift`).
+//   completion (`RunLoop.swift`).
 
 extension StateMachineDefinition {
   // MARK: Entry points of generated members
@@ -128,7 +128,7 @@ extension StateMachineDefinition {
     // An error does not undo the transition.
     try? light._withUnsafeGuaranteedRef { $0.soleAfterCallback.unsafelyUnwrapped }
       ._withUnsafeGuaranteedRef { try $0.body(model) }
-    _ = endRun(model, event: event)
+    _ = RunLoop.endRun(self, model, event: event)
     return true
   }
 
@@ -169,7 +169,7 @@ extension StateMachineDefinition {
     let light = compiled.lightTransitions[slot.lightIndex]
     takeForLightStep(model)
     let happened = fireLight(light, model)
-    _ = endRun(model, event: event)
+    _ = RunLoop.endRun(self, model, event: event)
     return happened
   }
 
@@ -178,7 +178,7 @@ extension StateMachineDefinition {
   public func fire(_ event: StateMachineEventID, payload: (any Sendable)?, on model: Model) -> Bool {
     guard let payload else { return fire(event, on: model) }
     guard accepts(event, on: model) else { return rejectForeign(event, model) }
-    return runToCompletion(event.index, payload, model).happened
+    return RunLoop.runToCompletion(self, event.index, payload, model).happened
   }
 
   /// Fires `event` on `model` and throws why it was rejected or failed.
@@ -190,7 +190,7 @@ extension StateMachineDefinition {
       _ = rejectForeign(event, model)
       throw .foreignID
     }
-    switch runToCompletion(event.index, payload, model) {
+    switch RunLoop.runToCompletion(self, event.index, payload, model) {
     case .accepted, .queued: return
     case .rejected(let error), .failed(let error, _): throw error
     }
@@ -229,13 +229,13 @@ extension StateMachineDefinition {
   @inlinable @inline(never)
   func fireFlagged(_ event: StateMachineEventID, _ model: Model) -> Bool {
     guard event.definition == compiled.identity else { return rejectForeign(event, model) }
-    return runToCompletion(event.index, noPayload, model).happened
+    return RunLoop.runToCompletion(self, event.index, noPayload, model).happened
   }
 
   /// Everything the fast tiers do not handle: kept out of line so they stay small.
   @inlinable @inline(never)
   func fireFully(_ event: Int32, _ model: Model) -> Bool {
-    runToCompletion(event, noPayload, model).happened
+    RunLoop.runToCompletion(self, event, noPayload, model).happened
   }
 
   /// ``fireFully(_:_:)`` for an object without a lock whose flags the inlined part of
@@ -248,8 +248,8 @@ extension StateMachineDefinition {
     // (Benchmarks/README.md, "Idle statechart apart").
     guard case .flat = compiled.engine else { return chartIdle(event, model) }
     model._$stateMachineStorage.isBusy = true
-    let happened = cleanedStep(model) { FlatEngine.step(self, event, noPayload, model) }.happened
-    _ = endRun(model, event: event)
+    let happened = RunLoop.cleanedStep(self, model) { FlatEngine.step(self, event, noPayload, model) }.happened
+    _ = RunLoop.endRun(self, model, event: event)
     return happened
   }
 
@@ -257,8 +257,8 @@ extension StateMachineDefinition {
   @inlinable @inline(never)
   func chartIdle(_ event: Int32, _ model: Model) -> Bool {
     model._$stateMachineStorage.isBusy = true
-    let happened = step(event, noPayload, model).happened
-    _ = endRun(model, event: event)
+    let happened = RunLoop.step(self, event, noPayload, model).happened
+    _ = RunLoop.endRun(self, model, event: event)
     return happened
   }
 
@@ -273,14 +273,14 @@ extension StateMachineDefinition {
       if let guardBox = transition.guardBox {
         let passed = (try? guardBox._withUnsafeGuaranteedRef { try $0.body(model) }) ?? false
         guard passed else {
-          dropOwnQueued(after: 0, model)
+          RunLoop.dropOwnQueued(self, after: 0, model)
           return false
         }
       }
       do {
         try callPlain(transition.before, model)
       } catch {
-        dropOwnQueued(after: 0, model)
+        RunLoop.dropOwnQueued(self, after: 0, model)
         return false
       }
       write(transition.target, model)

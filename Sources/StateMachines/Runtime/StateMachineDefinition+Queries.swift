@@ -71,10 +71,10 @@ extension StateMachineDefinition {
       locked(model) { model._$stateMachineStorage.set(StateMachineStorage.queryingFlag, wasQuerying) }
       return result
     }
-    switch admit(model, whileBusy: {}) {
+    switch RunLoop.admit(self, model, whileBusy: {}) {
     case .taken:
       let result = evaluate()
-      _ = endRun(model, event: -1)
+      _ = RunLoop.endRun(self, model, event: -1)
       return result
     case .busy(let here):
       return here ? evaluate() : otherwise

@@ -58,7 +58,7 @@ extension StateMachineDefinition {
   func start(_ model: Model) throws(StateMachineError) {
     if let definitionError { throw .invalidDefinition(definitionError) }
     // A busy machine is running a step, so it has started.
-    guard case .taken = admit(model, whileBusy: {}) else { return }
+    guard case .taken = RunLoop.admit(self, model, whileBusy: {}) else { return }
     let (unstarted, mayBeInspected) = locked(model) {
       (model._$stateMachineStorage.isUnstarted, model._$stateMachineStorage.mayBeInspected)
     }
@@ -66,7 +66,7 @@ extension StateMachineDefinition {
     let inspected = unstarted && mayBeInspected ? beginInspectedRun(-1, source: .api, payload: nil, model) : nil
     let outcome = unstarted ? enter(model) : .accepted
     if let inspected { endInspectedRun(-1, source: .api, payload: nil, outcome, model, inspected) }
-    if endRun(model, event: -1) { throw limitError(-1) }
+    if RunLoop.endRun(self, model, event: -1) { throw limitError(-1) }
     if case .failed(let error, _) = outcome { throw error }
   }
 }

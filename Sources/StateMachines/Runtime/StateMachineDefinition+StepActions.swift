@@ -20,7 +20,7 @@ extension StateMachineDefinition {
       case .then(let body):
         // Only here is a `NextStep?` made: destroying one, even `nil`, goes through generic value
         // witnesses (Benchmarks/README.md, "Optional existentials not made per call").
-        if let next = try body(model, transition()) { try enqueue(next, model) }
+        if let next = try body(model, transition()) { try RunLoop.enqueue(self, next, model) }
       }
     }
   }

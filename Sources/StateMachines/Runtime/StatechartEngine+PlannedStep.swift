@@ -129,8 +129,9 @@ extension StatechartEngine {
     definition.trace(
       "'\(configurationString(definition, chart, from))' -> '\(configurationString(definition, chart, chosen.next))' on '\(definition.eventName(event))'"
     )
-    // Only triggers arm anything per state (S18); an object without extras at the start has
-    // none armed (an inspected run, the one that notes, takes the full step).
+    // A planned step is never inspected (an inspected run takes the full step), so it notes
+    // nothing. Only triggers arm anything per state (S18): an object without extras at the start
+    // has none armed.
     features.transitioned(
       start.extras,
       {

@@ -320,8 +320,8 @@ enum StatechartEngine<Model: StateMachineObject> {
         CompletedTransition(
           from: stateString(definition, old.active, chart), event: eventName,
           to: stateString(definition, new.active, chart), payload: payload)
-      }
-    ) {
+      })
+    features.noted(extras) {
       $0.noteMicrostep(
         exits: Array(exits.members.reversed()), entries: entry.states.members,
         transitions: definition.inspectionEdges(transitions, chart))

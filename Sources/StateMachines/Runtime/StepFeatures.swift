@@ -12,8 +12,8 @@
 ///
 /// 1. ``exiting(_:_:event:payload:)``, right before a state's exit actions (or an internal
 ///    transition's action): announcements.
-/// 2. ``transitioned(_:_:note:)``, once the state or configuration is written: the store
-///    recorder's history row (Persistence P2) and the inspected run's note of the microstep
+/// 2. ``transitioned(_:_:)``, once the state or configuration is written: the store recorder's
+///    history row (Persistence P2); ``noted(_:_:)``: the inspected run's note of the microstep
 ///    (Inspecting B.3); then ``disarmed(_:all:_:_:)`` or ``disarmed(_:exited:)``: the exited
 ///    states' triggers (their timeouts, notification observers and invokes, Semantics step 6,
 ///    Hierarchy S18).
@@ -57,20 +57,23 @@ struct StepFeatures<Model: StateMachineObject> {
 
   // MARK: 2. Transition
 
-  /// The state or configuration is written.
+  /// The state or configuration is written: a store step records the history row.
   ///
   /// - Parameters:
   ///   - extras: the object's extras, read once the state is written (`nil`: the object has
-  ///     none, so nothing is recorded, armed or inspected).
+  ///     none, so nothing is recorded, disarmed or inspected).
   ///   - completed: the history row a store step records, built only in a store step.
-  ///   - note: notes the microstep in an inspected run's capture; called only in one.
   @inlinable @inline(__always)
-  func transitioned(
-    _ extras: StateMachineExtras?, _ completed: () -> CompletedTransition, note: (StepCapture) -> Void = { _ in }
-  ) {
-    guard let extras else { return }
-    extras.storeRecorder?.record(completed())
-    if let capture = extras.capture { note(capture) }
+  func transitioned(_ extras: StateMachineExtras?, _ completed: () -> CompletedTransition) {
+    extras?.storeRecorder?.record(completed())
+  }
+
+  /// The written transition, in an inspected run: `note` notes the microstep in the run's
+  /// capture (called only in one). A planned step never runs inspected, so only the flat and
+  /// the full statechart steps call it.
+  @inlinable @inline(__always)
+  func noted(_ extras: StateMachineExtras?, _ note: (StepCapture) -> Void) {
+    if let capture = extras?.capture { note(capture) }
   }
 
   /// The step left its state (`all`: a flat machine's state, or a machine that terminates):

@@ -53,7 +53,7 @@ extension StateMachineDefinition {
     }
     let delivery = TriggerDelivery(actor: actor) { [weak model] event, source in
       guard let model else { return }
-      _ = self.runToCompletion(event, nil, model, armedIn: armedIn, source: source)
+      _ = RunLoop.runToCompletion(self, event, nil, model, armedIn: armedIn, source: source)
     }
     for trigger in triggers {
       let event = trigger.event
