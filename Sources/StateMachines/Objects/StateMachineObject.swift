@@ -111,7 +111,7 @@ extension StateMachineObject {
   /// state. A machine that was not started explicitly starts on its first use (its first event
   /// or query), so calling this is optional; it does nothing for a machine that has started.
   public func startStateMachine() throws(StateMachineError) {
-    try stateMachineDefinition.start(_$stateMachineModel)
+    try RunLoop.start(stateMachineDefinition, _$stateMachineModel)
   }
 
   /// The transitions of this object, as they happen, for Swift concurrency code. Each call makes

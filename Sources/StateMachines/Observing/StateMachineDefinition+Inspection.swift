@@ -22,7 +22,7 @@ extension StateMachineDefinition {
     }
     func register() {
       // Like a query, the snapshot starts a machine that has not started (an unrecorded start).
-      if definitionError == nil, locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = enter(model) }
+      if definitionError == nil, locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = RunLoop.enter(self, model) }
       let snapshot = inspectionSituation(of: model)
       let running = (locked(model) { extras.invocations }?.active ?? []).map(\.id)
       inspection.add(continuation) { sequence in

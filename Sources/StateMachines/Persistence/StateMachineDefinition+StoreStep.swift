@@ -79,7 +79,7 @@ extension StateMachineDefinition {
     let before = storedState(of: model)
     let recorder = attachRecorder(model)
     do {
-      try start(model)
+      try RunLoop.start(self, model)
     } catch {
       detachRecorder(model)
       throw .callbackFailed(event: "", underlying: error)

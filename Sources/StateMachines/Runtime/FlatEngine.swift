@@ -181,4 +181,25 @@ enum FlatEngine<Model: StateMachineObject> {
     if let failure { return definition.failed(definition.eventName(event), transitionHappened: true, failure) }
     return .accepted
   }
+
+  /// Enters a flat machine's `state`: arms its triggers, then runs its entry actions (not for a
+  /// `restored` state).
+  static func enter(
+    _ definition: StateMachineDefinition<Model>, _ state: Int32, _ model: Model, restored: Bool
+  ) -> StepOutcome {
+    definition.trace("start in '\(definition.stateName(state))'")
+    if !restored, let capture = definition.locked(model, { model._$stateMachineStorage.extras?.capture }) {
+      capture.noteMicrostep(exits: [], entries: [state], transitions: [])
+    }
+    definition.arm(state, model, entering: restored ? .restore : .start)
+    if restored { return .accepted }
+    let transition = Transition(event: "", from: definition.stateName(state), to: definition.stateName(state))
+    if definition.announces(model) { definition.announce(.entry, state, event: -1, payload: nil, model) }
+    do {
+      try definition.runEntryActions(of: state, model) { transition }
+    } catch {
+      return definition.failed("", transitionHappened: true, error)
+    }
+    return .accepted
+  }
 }

@@ -399,7 +399,7 @@ extension RunLoop {
       )
     }
     if refused { return definition.rejected(.storeManaged(event: definition.eventName(event))) }
-    if unstarted { _ = definition.enter(model) }
+    if unstarted { _ = enter(definition, model) }
     return nil
   }
 }

@@ -12,7 +12,7 @@ extension StateMachineDefinition {
 
   @usableFromInline @inline(never)
   func startOnFirstUse(_ model: Model) {
-    do { try start(model) } catch { trace("start on first use failed: \(error)") }
+    do { try RunLoop.start(self, model) } catch { trace("start on first use failed: \(error)") }
   }
 
   /// Whether firing `event` now would take a transition. Guards run; nothing else does. While

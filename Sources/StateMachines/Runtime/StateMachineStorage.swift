@@ -137,7 +137,7 @@ public struct StateMachineStorage {
     stateIndex = state
     isTerminated = terminated || definition.isFinalState(state)
     set(Self.storeManagedFlag, definition.drivesStoreManagedModel)
-    if !isTerminated && definition.needsEntering(state, restored: restored) {
+    if !isTerminated && RunLoop.needsEntering(definition, state, restored: restored) {
       set(Self.unstartedFlag, true)
       set(Self.restoredFlag, restored)
     }
