@@ -10,16 +10,16 @@
 /// uses no feature, `announces` is `false` and the step's later reads find no extras, so each
 /// point costs one branch. The points, in a step's order:
 ///
-/// 1. ``exiting(_:_:event:payload:)``, right before a state's exit actions (or an internal
+/// 1. ``exiting(_:_:event:payload:_:_:)``, right before a state's exit actions (or an internal
 ///    transition's action): announcements.
 /// 2. ``transitioned(_:_:)``, once the state or configuration is written: the store recorder's
 ///    history row (Persistence P2); ``noted(_:_:)``: the inspected run's note of the microstep
 ///    (Inspecting B.3); then ``disarmed(_:all:_:_:)`` or ``disarmed(_:exited:)``: the exited
 ///    states' triggers (their timeouts, notification observers and invokes, Semantics step 6,
 ///    Hierarchy S18).
-/// 3. ``entering(_:event:payload:)``, right before a state's entry actions: announcements; and
-///    ``armed(_:event:payload:)``, where the engine arms an entered state's triggers.
-/// 4. ``ended(_:transition:completed:)``, after the `after` callbacks: the observers and the
+/// 3. ``entering(_:event:payload:_:_:)``, right before a state's entry actions: announcements; and
+///    ``armed(_:event:payload:_:_:)``, where the engine arms an entered state's triggers.
+/// 4. ``ended(_:streamsMayListen:transition:completed:_:_:)``, after the `after` callbacks: the observers and the
 ///    transition streams, held back in a store step (Persistence P5).
 ///
 /// Each point takes the step's definition and object as arguments, borrowed: stored here, they
