@@ -19,8 +19,8 @@
 ///    Hierarchy S18).
 /// 3. ``entering(_:event:payload:_:_:)``, right before a state's entry actions: announcements; and
 ///    ``armed(_:event:payload:_:_:)``, where the engine arms an entered state's triggers.
-/// 4. ``ended(_:streamsMayListen:transition:completed:_:_:)``, after the `after` callbacks: the observers and the
-///    transition streams, held back in a store step (Persistence P5).
+/// 4. ``ended(_:streamsMayListen:transition:completed:_:_:)``, after the `after` callbacks: the
+///    observers and the transition streams, held back in a store step (Persistence P5).
 ///
 /// Each point takes the step's definition and object as arguments, borrowed: stored here, they
 /// would cost every step a retain and a release each.
