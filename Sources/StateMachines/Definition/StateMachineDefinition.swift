@@ -264,9 +264,40 @@ extension StateMachineDefinition {
       error = .unknownEvent(name)
     }
     trace("event '\(name)' rejected: \(error)")
-    if let inspection = listeningInspection(of: model) {
-      recordRejection(name, source: source, payload: payload, error, model, inspection)
+    if let inspection = Inspection.listeningInspection(self, of: model) {
+      Inspection.recordRejection(self, name, source: source, payload: payload, error, model, inspection)
     }
     return error
+  }
+}
+
+// The outcomes a step returns, with the trace that says why.
+extension StateMachineDefinition {
+  /// A rejection: nothing changed. The log says why.
+  @inlinable
+  func rejected(_ error: StateMachineError) -> StepOutcome {
+    trace("rejected: \(error)")
+    return .rejected(error)
+  }
+
+  /// A failure: a callback of `event` threw `error`, before or after the state was written.
+  @inlinable
+  func failed(_ event: String, transitionHappened: Bool, _ error: any Error) -> StepOutcome {
+    let failure = StateMachineError.callbackFailed(
+      event: event, transitionHappened: transitionHappened, underlying: error)
+    trace("failed: \(failure)")
+    return .failed(failure, transitionHappened: transitionHappened)
+  }
+
+  /// The rejection of every event by an invalid definition (out of line: it copies the error).
+  @usableFromInline
+  func rejectedByDefinition() -> StepOutcome {
+    rejected(.invalidDefinition(definitionError!))
+  }
+
+  /// The error of a run to completion of `event` that hit the step limit.
+  @usableFromInline
+  func limitError(_ event: Int32) -> StateMachineError {
+    .runToCompletionLimit(event: eventName(event), steps: compiled.maxSteps)
   }
 }

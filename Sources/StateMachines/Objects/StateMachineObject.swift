@@ -128,7 +128,7 @@ extension StateMachineObject {
   public func stateTransitions(
     bufferingPolicy: AsyncStream<CompletedTransition>.Continuation.BufferingPolicy
   ) -> AsyncStream<CompletedTransition> {
-    stateMachineDefinition.transitionStream(of: _$stateMachineModel, bufferingPolicy: bufferingPolicy)
+    Triggers.transitionStream(stateMachineDefinition, of: _$stateMachineModel, bufferingPolicy: bufferingPolicy)
   }
 
   /// Puts the machine into `state` without running any callback: an explicit reset. Timeouts and

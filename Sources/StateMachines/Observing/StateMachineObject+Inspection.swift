@@ -21,7 +21,7 @@ extension StateMachineObject {
     let (stream, continuation) = AsyncStream<InspectionRecord>.makeStream(bufferingPolicy: bufferingPolicy)
     let definition = stateMachineDefinition
     let model = _$stateMachineModel
-    let register = ObjectInspection { definition.addInspectionStream(continuation, on: model) }
+    let register = ObjectInspection { Inspection.addInspectionStream(definition, continuation, on: model) }
     if let actor = _$stateMachineActor, isolation.map({ ObjectIdentifier($0) != ObjectIdentifier(actor) }) ?? true {
       Task { await runIsolated(on: actor) { register.run() } }
     } else {

@@ -71,7 +71,7 @@ extension StateMachineDefinition {
       guard let index = self.eventIndex(event) else { throw .unknownEvent(event) }
       eventIndex = index
     }
-    let extras = extras(of: model)
+    let extras = Triggers.extras(self, of: model)
     let id: UInt64 = locked(model) {
       extras.nextSubscription &+= 1
       extras.subscriptions.append(

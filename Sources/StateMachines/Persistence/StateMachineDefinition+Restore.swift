@@ -121,10 +121,10 @@ extension StateMachineDefinition {
       throw .busy("restoreState")
     }
     let before = activeStateIndices(model)
-    disarm(model)
+    Triggers.disarm(self, model)
     let (active, terminated) = write()
-    if !terminated { for member in active { arm(member, model, entering: .restoreState) } }
-    recordReset(exited: before.reversed(), entered: active, model)
+    if !terminated { for member in active { Triggers.arm(self, member, model, entering: .restoreState) } }
+    Inspection.recordReset(self, exited: before.reversed(), entered: active, model)
     if RunLoop.endRun(self, model, event: -1) { throw limitError(-1) }
   }
 

@@ -137,7 +137,7 @@ extension StateMachineDefinition {
 
   private func attachRecorder(_ model: Model) -> StoreStepRecorder {
     let recorder = StoreStepRecorder()
-    let extras = extras(of: model)
+    let extras = Triggers.extras(self, of: model)
     locked(model) { extras.storeRecorder = recorder }
     return recorder
   }

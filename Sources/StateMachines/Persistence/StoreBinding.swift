@@ -14,7 +14,7 @@ extension StateMachineStore {
   @_documentation(visibility: internal)
   public func _bind(_ model: Model) {
     let definition = model.stateMachineDefinition
-    let extras = definition.extras(of: model)
+    let extras = Triggers.extras(definition, of: model)
     let binding = StoreBinding(self)
     definition.locked(model) { extras.storeBinding = binding }
   }

@@ -37,66 +37,25 @@ final class StoreStepRecorder: @unchecked Sendable {
   }
 }
 
-extension StateMachineDefinition {
-  /// The event's `after` callbacks: run now, or, in a store step, held back until the store has
-  /// committed (P5). The transition is then built at once, since the step's locals are gone by
-  /// the time the callbacks run.
-  @inlinable
-  func runAfterCallbacks(
-    _ event: Int32, _ model: Model, _ extras: StateMachineExtras?, _ transition: () -> Transition
-  ) throws {
-    if let recorder = extras?.storeRecorder {
-      let callbacks = compiled.afterCallbacks[Int(event)]
-      if !callbacks.isEmpty { holdAfterCallbacks(callbacks, model, transition(), recorder) }
-      return
-    }
-    for callback in compiled.afterCallbacks[Int(event)] { try callback(model, transition) }
-  }
-
-  /// The definition's observers (`didTransition`): called now, or held back in a store step (P5).
-  @inlinable
-  func notifyObservers(_ model: Model, _ extras: StateMachineExtras?, _ transition: () -> Transition) {
-    if let recorder = extras?.storeRecorder {
-      if !compiled.observers.isEmpty { holdObservers(model, transition(), recorder) }
-      return
-    }
-    for observer in compiled.observers { observer(model, transition()) }
-  }
-
-  @usableFromInline
-  func holdAfterCallbacks(
-    _ callbacks: [CompiledMachine<Model>.Callback], _ model: Model, _ transition: Transition,
-    _ recorder: StoreStepRecorder
-  ) {
-    recorder.hold {
-      for callback in callbacks { try callback(model) { transition } }
-    }
-  }
-
-  @usableFromInline
-  func holdObservers(_ model: Model, _ transition: Transition, _ recorder: StoreStepRecorder) {
-    let observers = compiled.observers
-    recorder.hold {
-      for observer in observers { observer(model, transition) }
-    }
-  }
-
+extension StoreStepRecorder {
   /// Records the deadlines of `state`, just entered in a store step, instead of arming timers
   /// (P8). Notification triggers are not armed: the stored object lives for one step only.
-  func recordArmed(_ state: Int32, _ triggers: [CompiledMachine<Model>.Trigger], _ recorder: StoreStepRecorder) {
-    let name = stateName(state)
+  static func recordArmed<Model: StateMachineObject>(
+    _ definition: StateMachineDefinition<Model>, _ state: Int32, _ triggers: [CompiledMachine<Model>.Trigger], _ recorder: StoreStepRecorder) {
+    let name = definition.stateName(state)
     recorder.armed.removeAll { $0.state == name }
     for trigger in triggers {
       guard let delay = trigger.timeout else { continue }
-      recorder.armed.append(ArmedTimeout(state: name, event: eventName(trigger.event), delay: delay))
+      recorder.armed.append(ArmedTimeout(state: name, event: definition.eventName(trigger.event), delay: delay))
     }
   }
 
   /// Remembers that a step of a store step's run to completion failed: the store rolls the whole
   /// step back (P5), even when the failed step was a queued one whose error the runtime only logs.
   @usableFromInline
-  func recordStoreStepFailure(_ error: StateMachineError, _ model: Model) {
-    guard let recorder = locked(model, { model._$stateMachineStorage.extras?.storeRecorder }) else { return }
+  static func recordStoreStepFailure<Model: StateMachineObject>(
+    _ definition: StateMachineDefinition<Model>, _ error: StateMachineError, _ model: Model) {
+    guard let recorder = definition.locked(model, { model._$stateMachineStorage.extras?.storeRecorder }) else { return }
     if recorder.failure == nil { recorder.failure = error }
   }
 }

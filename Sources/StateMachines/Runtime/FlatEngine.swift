@@ -117,7 +117,7 @@ enum FlatEngine<Model: StateMachineObject> {
     let features = StepFeatures(definition, model)
     let callbacks = definition.stepCallbacks[Int(event)]
     do {
-      try callbacks._withUnsafeGuaranteedRef { try definition.callStepCallbacks($0.before, model, transition) }
+      try callbacks._withUnsafeGuaranteedRef { try StepActions.callStepCallbacks(definition, $0.before, model, transition) }
       if !selectedTerminates {
         features.exiting(
           isExternal ? .exit : .internalTransition, from, event: event, payload: payload, definition, model)
@@ -148,7 +148,7 @@ enum FlatEngine<Model: StateMachineObject> {
           payload: payload)
       })
     if noting {
-      features.noted(extras) { definition.noteFlat(selected, from: from, to: to, external: isExternal, $0) }
+      features.noted(extras) { Inspection.noteFlat(definition, selected, from: from, to: to, external: isExternal, $0) }
     }
     features.disarmed(extras, all: isExternal || terminates, definition, model)
     if isExternal && !terminates { features.armed(to, event: event, payload: payload, definition, model) }
@@ -159,14 +159,14 @@ enum FlatEngine<Model: StateMachineObject> {
         features.entering(to, event: event, payload: payload, definition, model)
         // Checked here: the call costs more than the check when the state has no entry actions.
         if !definition.compiled.entryActions[Int(to)].isEmpty {
-          try definition.runEntryActions(of: to, model) { transition }
+          try StepActions.runEntryActions(definition, of: to, model) { transition }
         }
       }
       // Without a store step, the boxed callbacks; in one, they are held back (P5).
       if extras?.storeRecorder == nil {
-        try callbacks._withUnsafeGuaranteedRef { try definition.callStepCallbacks($0.after, model, transition) }
+        try callbacks._withUnsafeGuaranteedRef { try StepActions.callStepCallbacks(definition, $0.after, model, transition) }
       } else {
-        try definition.runAfterCallbacks(event, model, extras) { transition }
+        try StepActions.runAfterCallbacks(definition, event, model, extras) { transition }
       }
     } catch {
       failure = error
@@ -191,12 +191,12 @@ enum FlatEngine<Model: StateMachineObject> {
     if !restored, let capture = definition.locked(model, { model._$stateMachineStorage.extras?.capture }) {
       capture.noteMicrostep(exits: [], entries: [state], transitions: [])
     }
-    definition.arm(state, model, entering: restored ? .restore : .start)
+    Triggers.arm(definition, state, model, entering: restored ? .restore : .start)
     if restored { return .accepted }
     let transition = Transition(event: "", from: definition.stateName(state), to: definition.stateName(state))
     if definition.announces(model) { definition.announce(.entry, state, event: -1, payload: nil, model) }
     do {
-      try definition.runEntryActions(of: state, model) { transition }
+      try StepActions.runEntryActions(definition, of: state, model) { transition }
     } catch {
       return definition.failed("", transitionHappened: true, error)
     }

@@ -46,9 +46,9 @@ extension RunLoop {
     }
     // An inspected start is recorded as a step without an event.
     let inspected =
-      unstarted && mayBeInspected ? definition.beginInspectedRun(-1, source: .api, payload: nil, model) : nil
+      unstarted && mayBeInspected ? Inspection.beginInspectedRun(definition, -1, source: .api, payload: nil, model) : nil
     let outcome = unstarted ? enter(definition, model) : .accepted
-    if let inspected { definition.endInspectedRun(-1, source: .api, payload: nil, outcome, model, inspected) }
+    if let inspected { Inspection.endInspectedRun(definition, -1, source: .api, payload: nil, outcome, model, inspected) }
     if endRun(definition, model, event: -1) { throw definition.limitError(-1) }
     if case .failed(let error, _) = outcome { throw error }
   }

@@ -92,15 +92,15 @@ enum RunLoop<Model: StateMachineObject> {
     while true {
       lock?.lock()
       // The macrostep has ended when no internal event waits: its invokes start (Invoke I2).
-      if let ready = definition.takeReadyInvocations(model, afterEvent: event >= 0) {
+      if let ready = Invocations.takeReadyInvocations(definition, model, afterEvent: event >= 0) {
         lock?.unlock()
-        definition.startInvocations(ready, model)
+        Invocations.startInvocations(definition, ready, model)
         continue
       }
       guard let next = model._$stateMachineStorage.dequeue() else {
         model._$stateMachineStorage.isBusy = false
         // Invokes of a `restoreState` wait for the next event's run: the flag leads it here.
-        model._$stateMachineStorage.set(StateMachineStorage.queuedFlag, definition.hasWaitingInvocations(model))
+        model._$stateMachineStorage.set(StateMachineStorage.queuedFlag, Invocations.hasWaitingInvocations(definition, model))
         lock?.unlock()
         if lock != nil { ThreadSteps.pop() }
         return hitLimit
@@ -119,7 +119,7 @@ enum RunLoop<Model: StateMachineObject> {
         definition.trace(
           "queued event '\(definition.eventName(next.event))' dropped: a timeout or notification of a state that was left"
         )
-        definition.noteRejection(
+        Inspection.noteRejection(definition, 
           next.event, source: next.source, payload: next.payload,
           .busy("a timeout or notification of a state that was left"), model)
         continue
@@ -129,18 +129,18 @@ enum RunLoop<Model: StateMachineObject> {
       lock?.unlock()
       let inspected =
         mayBeInspected
-        ? definition.beginInspectedRun(next.event, source: next.source, payload: next.payload, model) : nil
+        ? Inspection.beginInspectedRun(definition, next.event, source: next.source, payload: next.payload, model) : nil
       if next.isOwn { steps += 1 }
       // Events the machine's own callbacks fired are internal: not forwarded (I13).
       if definition.compiled.forwardsEvents && (!next.isOwn || next.isExternal) {
-        definition.forwardToInvocations(next.event, next.payload, model)
+        Invocations.forwardToInvocations(definition, next.event, next.payload, model)
       }
       let outcome = step(definition, next.event, next.payload, model, noting: inspected != nil)
       if case .failed(let error, _) = outcome {
         definition.trace("queued event '\(definition.eventName(next.event))' failed: \(error)")
       }
       if let inspected {
-        definition.endInspectedRun(next.event, source: next.source, payload: next.payload, outcome, model, inspected)
+        Inspection.endInspectedRun(definition, next.event, source: next.source, payload: next.payload, outcome, model, inspected)
       }
     }
   }
@@ -204,7 +204,7 @@ extension RunLoop {
     }
     if case .busy = admission {
       if let ignoredBecause {
-        definition.noteRejection(event, source: source, payload: payload, .busy(ignoredBecause), model)
+        Inspection.noteRejection(definition, event, source: source, payload: payload, .busy(ignoredBecause), model)
         return .rejected(.busy(ignoredBecause))
       }
       definition.trace("event '\(definition.eventName(event))' queued: the machine is running a step")
@@ -212,7 +212,7 @@ extension RunLoop {
     }
     if let armedIn, !definition.locked(model, { armedIn.isCurrent(in: model._$stateMachineStorage) }) {
       let stale = StateMachineError.busy("a timeout or notification of a state that was left")
-      definition.noteRejection(event, source: source, payload: payload, stale, model)
+      Inspection.noteRejection(definition, event, source: source, payload: payload, stale, model)
       _ = endRun(definition, model, event: event)
       return .rejected(stale)
     }
@@ -246,7 +246,7 @@ extension RunLoop {
     if flags & StateMachineStorage.startOrStoreFlags != 0, let refused = startOrRefuse(definition, event, model) {
       return (refused, true)
     }
-    if definition.compiled.forwardsEvents { definition.forwardToInvocations(event, payload, model) }
+    if definition.compiled.forwardsEvents { Invocations.forwardToInvocations(definition, event, payload, model) }
     guard let log = definition.compiled.log else {
       return (step(definition, event, payload, model, noting: noting), false)
     }
@@ -278,10 +278,10 @@ extension RunLoop {
     _ definition: StateMachineDefinition<Model>,
     _ event: Int32, _ payload: (any Sendable)?, _ model: Model, flags: UInt16, source: InspectionSource
   ) -> (outcome: StepOutcome, refused: Bool) {
-    let inspected = definition.beginInspectedRun(event, source: source, payload: payload, model)
+    let inspected = Inspection.beginInspectedRun(definition, event, source: source, payload: payload, model)
     let result = admittedStep(definition, event, payload, model, flags: flags, noting: inspected != nil)
     if let inspected {
-      definition.endInspectedRun(event, source: source, payload: payload, result.outcome, model, inspected)
+      Inspection.endInspectedRun(definition, event, source: source, payload: payload, result.outcome, model, inspected)
     }
     return result
   }
@@ -350,7 +350,7 @@ extension RunLoop {
     let outcome = engineStep()
     // A rejected or aborted step changed nothing: the events its guards or callbacks fired go too.
     if !outcome.happened { dropOwnQueued(definition, after: queued, model) }
-    if case .failed(let error, _) = outcome { definition.recordStoreStepFailure(error, model) }
+    if case .failed(let error, _) = outcome { StoreStepRecorder.recordStoreStepFailure(definition, error, model) }
     return outcome
   }
 

@@ -62,7 +62,7 @@ extension StateMachineDefinition {
         }
       }
     }
-    disarm(model)
+    Triggers.disarm(self, model)
     model._$stateMachineWillChangeState()
     locked(model) {
       model._$stateMachineStorage.extras?.chart = nil
@@ -72,7 +72,7 @@ extension StateMachineDefinition {
       model._$stateMachineStorage.set(StateMachineStorage.restoredFlag, false)
     }
     model._$stateMachineDidChangeState()
-    if !unstarted { recordReset(exited: active.reversed(), entered: [], model) }
+    if !unstarted { Inspection.recordReset(self, exited: active.reversed(), entered: [], model) }
     _ = RunLoop.endRun(self, model, event: -1)
     if let failure { throw .callbackFailed(event: "", transitionHappened: true, underlying: failure) }
   }

@@ -278,14 +278,14 @@ extension StateMachineDefinition {
         }
       }
       do {
-        try callPlain(transition.before, model)
+        try StepActions.callPlain(self, transition.before, model)
       } catch {
         RunLoop.dropOwnQueued(self, after: 0, model)
         return false
       }
       write(transition.target, model)
       // An error here does not undo the transition; the remaining callbacks are skipped.
-      try? callPlain(transition.after, model)
+      try? StepActions.callPlain(self, transition.after, model)
       return true
     }
   }

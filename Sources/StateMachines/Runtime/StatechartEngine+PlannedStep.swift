@@ -103,7 +103,7 @@ extension StatechartEngine {
       for position in Int(exits.start)..<Int(exits.end) {
         let state = pool(position)
         features.exiting(.exit, state, event: event, payload: payload, definition, model)
-        try definition.runExitActions(of: state, model, context)
+        try StepActions.runExitActions(definition, of: state, model, context)
       }
       // Unannounced, only the transitions with an action: the others have nothing to run.
       let transitions = announces ? chosen.transitions : chosen.transitionsWithCode
@@ -153,7 +153,7 @@ extension StatechartEngine {
       features.entering(state, event: event, payload: payload, definition, model)
       if failure == nil {
         do {
-          try definition.runEntryActions(of: state, model, context)
+          try StepActions.runEntryActions(definition, of: state, model, context)
           if chart.plans.contains(chosen.defaultEntries, state), let action = chart.initialActions[Int(state)] {
             try action(model, context)
           }
@@ -164,7 +164,7 @@ extension StatechartEngine {
       if chart.hasTriggers { features.armed(state, event: event, payload: payload, definition, model) }
     }
     do {
-      try definition.runAfterCallbacks(event, model, start.extras, context)
+      try StepActions.runAfterCallbacks(definition, event, model, start.extras, context)
     } catch {
       if failure == nil { failure = error }
     }
@@ -203,7 +203,7 @@ extension StatechartEngine {
       definition.write(chosen.next, model)
       return
     }
-    let extras = known ?? definition.extras(of: model)
+    let extras = known ?? Triggers.extras(definition, of: model)
     let next = chosen.next
     let active = chart.isNested ? chart.activeStates(leaf: next) : chart.plans.configurations[Int(next)]
     let leaf = chart.isNested ? next : chart.plans.firstLeaves[Int(next)]

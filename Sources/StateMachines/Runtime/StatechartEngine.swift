@@ -56,7 +56,7 @@ enum StatechartEngine<Model: StateMachineObject> {
   ) {
     // The nested shape keeps a record in the extras only when history or triggers need one, so
     // that its fast tier stays open.
-    let extras: StateMachineExtras? = chart.isNested && !chart.nestedNeedsRecord ? nil : definition.extras(of: model)
+    let extras: StateMachineExtras? = chart.isNested && !chart.nestedNeedsRecord ? nil : Triggers.extras(definition, of: model)
     let leaf = configuration.active.first { chart.isAtomic($0) } ?? 0
     var configuration = configuration
     // A parallel configuration's number lets the next event take its planned slot.
@@ -104,7 +104,7 @@ enum StatechartEngine<Model: StateMachineObject> {
   ) -> StepOutcome {
     if restored {
       let configuration = chartConfiguration(definition, model, chart)
-      for state in configuration.active { definition.arm(state, model, entering: .restore) }
+      for state in configuration.active { Triggers.arm(definition, state, model, entering: .restore) }
       return .accepted
     }
     definition.trace("start")
@@ -175,7 +175,7 @@ enum StatechartEngine<Model: StateMachineObject> {
     if case .failed(let error, _) = outcome { failure = error }
     let extras = definition.locked(model) { model._$stateMachineStorage.extras }
     do {
-      try definition.runAfterCallbacks(event, model, extras, done)
+      try StepActions.runAfterCallbacks(definition, event, model, extras, done)
     } catch {
       if failure == nil { failure = error }
     }
@@ -296,7 +296,7 @@ enum StatechartEngine<Model: StateMachineObject> {
         if !definition.compiled.exitActions[Int(state)].isEmpty {
           definition.trace("exit '\(chart.tree.paths[Int(state)])'")
         }
-        try definition.runExitActions(of: state, model, primary)
+        try StepActions.runExitActions(definition, of: state, model, primary)
       }
       for selected in transitions {
         if features.announces, selected.kind == .internal, selected.arrival == nil, selected.source >= 0 {
@@ -340,7 +340,7 @@ enum StatechartEngine<Model: StateMachineObject> {
       features.entering(state, event: event, payload: payload, definition, model)
       if failure == nil {
         do {
-          try definition.runEntryActions(of: state, model, primary)
+          try StepActions.runEntryActions(definition, of: state, model, primary)
           if entry.defaultEntry.contains(state), let action = chart.initialActions[Int(state)] {
             try action(model, primary)
           }

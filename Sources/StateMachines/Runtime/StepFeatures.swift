@@ -82,7 +82,7 @@ struct StepFeatures<Model: StateMachineObject> {
   func disarmed(
     _ extras: StateMachineExtras?, all: Bool, _ definition: StateMachineDefinition<Model>, _ model: Model
   ) {
-    if all && extras != nil { definition.disarm(model) }
+    if all && extras != nil { Triggers.disarm(definition, model) }
   }
 
   /// The step exited the states of `exited` (a statechart's exit set): what they armed is
@@ -111,7 +111,7 @@ struct StepFeatures<Model: StateMachineObject> {
     _ state: Int32, event: Int32, payload: (any Sendable)?, _ definition: StateMachineDefinition<Model>,
     _ model: Model
   ) {
-    definition.armIfNeeded(state, model, event: event, payload: payload)
+    Triggers.armIfNeeded(definition, state, model, event: event, payload: payload)
   }
 
   // MARK: 4. End of the step
@@ -126,11 +126,11 @@ struct StepFeatures<Model: StateMachineObject> {
     _ extras: StateMachineExtras?, streamsMayListen: Bool = true, transition: () -> Transition,
     completed: () -> CompletedTransition, _ definition: StateMachineDefinition<Model>, _ model: Model
   ) {
-    definition.notifyObservers(model, extras, transition)
+    StepActions.notifyObservers(definition, model, extras, transition)
     guard streamsMayListen,
       definition.locked(model, { model._$stateMachineStorage.extras?.mayHaveStreams ?? false }),
       let listening = definition.locked(model, { model._$stateMachineStorage.extras }), listening.hasStreams
     else { return }
-    definition.publish(completed(), to: listening)
+    Triggers.publish(definition, completed(), to: listening)
   }
 }

@@ -64,9 +64,9 @@ struct StartOnFirstUseTests {
   @Test("the initial state's timeout is armed on first use and fires")
   func timeoutArmedOnFirstUse() async {
     let lamp = SelfStartingLamp()
-    #expect(SelfStartingLamp.stateMachine.armedTimeoutCount(of: lamp) == 0)
+    #expect(Triggers.armedTimeoutCount(SelfStartingLamp.stateMachine, of: lamp) == 0)
     #expect(lamp.isOn)
-    #expect(SelfStartingLamp.stateMachine.armedTimeoutCount(of: lamp) == 1)
+    #expect(Triggers.armedTimeoutCount(SelfStartingLamp.stateMachine, of: lamp) == 1)
     await SelfStartingLamp.clock.advance(by: .seconds(60))
     #expect(lamp.isOff)
   }

@@ -92,12 +92,12 @@ struct StoreStepTests {
     let remind = try orders.storeStep("remind", payload: nil, on: order)
     #expect(remind.armed == [ArmedTimeout(state: "awaitingPayment", event: "expire", delay: .seconds(3600))])
     #expect(remind.exited == ["awaitingPayment"])
-    #expect(orders.armedTimeoutCount(of: order) == 0)
+    #expect(Triggers.armedTimeoutCount(orders, of: order) == 0)
     let note = try orders.storeStep("note", payload: nil, on: order)
     #expect(note.armed.isEmpty && note.exited.isEmpty)
     let pay = try orders.storeStep("pay", payload: nil, on: order)
     #expect(pay.armed.isEmpty && pay.exited == ["awaitingPayment"])
-    #expect(orders.armedTimeoutCount(of: order) == 0)
+    #expect(Triggers.armedTimeoutCount(orders, of: order) == 0)
   }
 
   @Test("P8: a terminating step exits every state and arms nothing")
@@ -187,6 +187,6 @@ struct StoreStepTests {
     let start = try orders.storeStart(on: order)
     #expect(start.after == StoredMachineState(state: "awaitingPayment", version: 0))
     #expect(start.armed.map(\.event) == ["expire"] && start.transitions.isEmpty)
-    #expect(orders.armedTimeoutCount(of: order) == 0)
+    #expect(Triggers.armedTimeoutCount(orders, of: order) == 0)
   }
 }

@@ -15,7 +15,7 @@ import Testing
       sm.when("finish", transitionFrom: "busy", to: "done", after: .seconds(3))
     })
     #expect(machine.fire("work"))
-    #expect(machine.stateMachineDefinition.armedTimeoutCount(of: machine) == 1)
+    #expect(Triggers.armedTimeoutCount(machine.stateMachineDefinition, of: machine) == 1)
     await clock.advance(by: .seconds(3))
     #expect(machine.state == "done")
     #expect(clock.armedTimeoutCount == 0)

@@ -76,18 +76,18 @@ final class ReleasedNotifiedApp: @unchecked Sendable {
     #expect(app.isAwake)
 
     try app.startStateMachine()
-    #expect(NotifiedApp.stateMachine.armedNotificationCount(of: app) == 1)
+    #expect(Triggers.armedNotificationCount(NotifiedApp.stateMachine, of: app) == 1)
     NotificationCenter.default.post(name: .notificationTestsBackground, object: nil)
     #expect(app.isInBackground)
 
     // Left "awake": its observer is gone, a second post changes nothing.
-    #expect(NotifiedApp.stateMachine.armedNotificationCount(of: app) == 0)
+    #expect(Triggers.armedNotificationCount(NotifiedApp.stateMachine, of: app) == 0)
     NotificationCenter.default.post(name: .notificationTestsBackground, object: nil)
     #expect(app.isInBackground)
 
     // Entered again by a transition: armed again, once.
     #expect(app.wake())
-    #expect(NotifiedApp.stateMachine.armedNotificationCount(of: app) == 1)
+    #expect(Triggers.armedNotificationCount(NotifiedApp.stateMachine, of: app) == 1)
     NotificationCenter.default.post(name: .notificationTestsBackground, object: nil)
     #expect(app.isInBackground)
   }
@@ -99,38 +99,38 @@ final class ReleasedNotifiedApp: @unchecked Sendable {
     try app.startStateMachine()
     #expect(app.state == "day/work")
     // day's dusk and work's nap.
-    #expect(machine.armedNotificationCount(of: app) == 2)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 2)
 
     // A child transition: day's observer stays, work's goes, lunch's comes; one post, one step.
     center.post(name: .notificationTestsNestedNap, object: nil)
     #expect(app.state == "day/lunch")
-    #expect(machine.armedNotificationCount(of: app) == 2)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 2)
     #expect(app.back())
     #expect(app.state == "day/work")
-    #expect(machine.armedNotificationCount(of: app) == 2)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 2)
 
     // Out of day by nap's second source: nothing is left armed, and a post changes nothing.
     center.post(name: .notificationTestsNestedNap, object: nil)
     center.post(name: .notificationTestsNestedNap, object: nil)
     #expect(app.state == "night")
-    #expect(machine.armedNotificationCount(of: app) == 0)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 0)
     center.post(name: .notificationTestsDusk, object: nil)
     #expect(app.state == "night")
 
     // Re-entered: day and work armed once each; the parent's notification leaves from a child.
     #expect(app.dawn())
     #expect(app.state == "day/work")
-    #expect(machine.armedNotificationCount(of: app) == 2)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 2)
     center.post(name: .notificationTestsDusk, object: nil)
     #expect(app.state == "night")
-    #expect(machine.armedNotificationCount(of: app) == 0)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 0)
   }
 
   @Test func anObserverDoesNotKeepTheObjectAliveAndIsRemovedWithIt() throws {
     let center = ReleasedNotifiedApp.center
     var app: ReleasedNotifiedApp? = ReleasedNotifiedApp()
     try app?.startStateMachine()
-    #expect(app.map { ReleasedNotifiedApp.stateMachine.armedNotificationCount(of: $0) } == 1)
+    #expect(app.map { Triggers.armedNotificationCount(ReleasedNotifiedApp.stateMachine, of: $0) } == 1)
     // The extras hold the observer's token and remove it from the center when they go
     // (`StateMachineExtras.deinit`, the same `disarm()` that leaving a state runs).
     weak let extras = app?._$stateMachineStorage.extras
@@ -148,36 +148,36 @@ final class ReleasedNotifiedApp: @unchecked Sendable {
   @Test func leavingAStateRemovesItsObserverAndReenteringArmsItOnce() throws {
     let app = NappingApp()
     let machine = NappingApp.stateMachine
-    #expect(machine.armedNotificationCount(of: app) == 0)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 0)
     try app.startStateMachine()
-    #expect(machine.armedNotificationCount(of: app) == 1)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 1)
 
     // One post, one step: awake's observer went with awake, dozing armed its own.
     NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
     #expect(app.state == "dozing")
-    #expect(machine.armedNotificationCount(of: app) == 1)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 1)
 
     // Back to awake by another event: dozing's observer is removed, awake's armed once.
     #expect(app.stir())
     #expect(app.state == "awake")
-    #expect(machine.armedNotificationCount(of: app) == 1)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 1)
     NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
     #expect(app.state == "dozing")
-    #expect(machine.armedNotificationCount(of: app) == 1)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 1)
 
     // asleep observes nothing: no observer is left behind.
     NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
     #expect(app.state == "asleep")
-    #expect(machine.armedNotificationCount(of: app) == 0)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 0)
     NotificationCenter.default.post(name: .notificationTestsNap, object: nil)
     #expect(app.state == "asleep")
 
     // Re-entered through a transition, then fired by name rather than by the notification.
     #expect(app.wake())
-    #expect(machine.armedNotificationCount(of: app) == 1)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 1)
     #expect(app.nap())
     #expect(app.nap())
     #expect(app.state == "asleep")
-    #expect(machine.armedNotificationCount(of: app) == 0)
+    #expect(Triggers.armedNotificationCount(machine, of: app) == 0)
   }
 }

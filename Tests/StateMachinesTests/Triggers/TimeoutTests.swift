@@ -62,12 +62,12 @@ final class MainActorTimeoutScreen {
   @Test func timeoutFiresLikeAnEventWhenTheClockReachesIt() async {
     let door = TimeoutDoor()
     #expect(door.close())
-    #expect(TimeoutDoor.stateMachine.armedTimeoutCount(of: door) == 1)
+    #expect(Triggers.armedTimeoutCount(TimeoutDoor.stateMachine, of: door) == 1)
     await TimeoutDoor.clock.advance(by: .seconds(4))
     #expect(door.isClosed)
     await TimeoutDoor.clock.advance(by: .seconds(1))
     #expect(door.isLocked)
-    #expect(TimeoutDoor.stateMachine.armedTimeoutCount(of: door) == 0)
+    #expect(Triggers.armedTimeoutCount(TimeoutDoor.stateMachine, of: door) == 0)
   }
 
   @Test func leavingTheStateCancelsItsTimeout() async {
@@ -82,7 +82,7 @@ final class MainActorTimeoutScreen {
 
     // Entering again arms a new timer that counts from the new entry.
     door.close()
-    #expect(CancelledTimeoutDoor.stateMachine.armedTimeoutCount(of: door) == 1)
+    #expect(Triggers.armedTimeoutCount(CancelledTimeoutDoor.stateMachine, of: door) == 1)
     await CancelledTimeoutDoor.clock.advance(by: .seconds(4))
     #expect(door.isClosed)
     await CancelledTimeoutDoor.clock.advance(by: .seconds(1))
@@ -98,9 +98,9 @@ final class MainActorTimeoutScreen {
 
   @Test func startArmsTheInitialStatesTimeout() async throws {
     let lamp = StartedTimeoutLamp()
-    #expect(StartedTimeoutLamp.stateMachine.armedTimeoutCount(of: lamp) == 0)
+    #expect(Triggers.armedTimeoutCount(StartedTimeoutLamp.stateMachine, of: lamp) == 0)
     try lamp.startStateMachine()
-    #expect(StartedTimeoutLamp.stateMachine.armedTimeoutCount(of: lamp) == 1)
+    #expect(Triggers.armedTimeoutCount(StartedTimeoutLamp.stateMachine, of: lamp) == 1)
     await StartedTimeoutLamp.clock.advance(by: .seconds(60))
     #expect(lamp.isOff)
   }
@@ -124,7 +124,7 @@ final class MainActorTimeoutScreen {
   @Test func mainActorObjectGetsItsTimeoutOnTheMainActor() async {
     let screen = MainActorTimeoutScreen()
     try? screen.startStateMachine()
-    #expect(MainActorTimeoutScreen.stateMachine.armedTimeoutCount(of: screen) == 1)
+    #expect(Triggers.armedTimeoutCount(MainActorTimeoutScreen.stateMachine, of: screen) == 1)
     await MainActorTimeoutScreen.clock.advance(by: .seconds(30))
     #expect(screen.isDimmed)
     #expect(screen.log == ["dimmed"])

@@ -1,12 +1,13 @@
 // Timeouts, notification-triggered transitions and transition streams: the per-object
 // resources that live in `StateMachineExtras`.
 
-extension StateMachineDefinition {
+@usableFromInline
+enum Triggers<Model: StateMachineObject> {
   /// The object's extras, created on first use, marked as holding something every step must see
   /// (streams, timeouts, notifications): the object then always takes the full step.
   @usableFromInline
-  func extras(of model: Model) -> StateMachineExtras {
-    locked(model) {
+  static func extras(_ definition: StateMachineDefinition<Model>, of model: Model) -> StateMachineExtras {
+    definition.locked(model) {
       model._$stateMachineStorage.set(StateMachineStorage.extrasFlag, true)
       if let extras = model._$stateMachineStorage.extras { return extras }
       let extras = StateMachineExtras()
@@ -20,32 +21,32 @@ extension StateMachineDefinition {
   /// `event` and `payload` entered the state (what its invokes' `input` sees); the entry cause is
   /// made only for a state with triggers, so a step entering states without any pays nothing.
   @inlinable
-  func armIfNeeded(_ state: Int32, _ model: Model, event: Int32, payload: (any Sendable)?) {
-    if !compiled.triggers[Int(state)].isEmpty { arm(state, model, entering: .event(event, payload)) }
+  static func armIfNeeded(_ definition: StateMachineDefinition<Model>, _ state: Int32, _ model: Model, event: Int32, payload: (any Sendable)?) {
+    if !definition.compiled.triggers[Int(state)].isEmpty { Triggers.arm(definition, state, model, entering: .event(event, payload)) }
   }
 
   /// Arms the triggers of `state` (see ``armIfNeeded(_:_:event:payload:)``); its invokes wait for the
   /// end of the macrostep (``pend(_:armedIn:cause:_:_:)``, Invoke I2).
   @usableFromInline
-  func arm(_ state: Int32, _ model: Model, entering cause: EntryCause = .start) {
-    let triggers = compiled.triggers[Int(state)]
+  static func arm(_ definition: StateMachineDefinition<Model>, _ state: Int32, _ model: Model, entering cause: EntryCause = .start) {
+    let triggers = definition.compiled.triggers[Int(state)]
     guard !triggers.isEmpty else { return }
     // A store-managed class always has a lock (P13), so a store step gets past this check.
     let actor = model._$stateMachineActor
     guard model._$stateMachineLock != nil || actor != nil else {
-      (compiled.log ?? .standardError).write(
-        "[\(Model.self)] timeouts and notifications of state '\(stateName(state))' are not armed: "
+      (definition.compiled.log ?? .standardError).write(
+        "[\(Model.self)] timeouts and notifications of state '\(definition.stateName(state))' are not armed: "
           + "the class must be isolated to a global actor or declare Sendable")
       return
     }
-    let extras = extras(of: model)
+    let extras = Triggers.extras(definition, of: model)
     // A store step arms no timer: it records the deadline for the store to write (P8). The
     // recorder is set and read by the thread that owns the step, as in `runAfterCallbacks`.
-    if let recorder = extras.storeRecorder { return recordArmed(state, triggers, recorder) }
+    if let recorder = extras.storeRecorder { return StoreStepRecorder.recordArmed(definition, state, triggers, recorder) }
     // A statechart's trigger is current while its state stays entered (its entry serial, S18);
     // a flat machine's while no transition disarmed the triggers (the epoch).
-    let owner = compiled.engine.triggerOwner(state)
-    let armedIn = locked(model) {
+    let owner = definition.compiled.engine.triggerOwner(state)
+    let armedIn = definition.locked(model) {
       if owner >= 0, let serial = extras.chart?.entrySerial[owner] {
         return ArmedState(state: owner, serial: serial)
       }
@@ -53,20 +54,20 @@ extension StateMachineDefinition {
     }
     let delivery = TriggerDelivery(actor: actor) { [weak model] event, source in
       guard let model else { return }
-      _ = RunLoop.runToCompletion(self, event, nil, model, armedIn: armedIn, source: source)
+      _ = RunLoop.runToCompletion(definition, event, nil, model, armedIn: armedIn, source: source)
     }
     for trigger in triggers {
       let event = trigger.event
       if let timeout = trigger.timeout {
-        let scheduler = compiled.scheduler
+        let scheduler = definition.compiled.scheduler
         let id = scheduler.schedule(after: timeout) { await delivery.deliver(event) }
         extras.timeouts.append((scheduler, id, owner))
       }
       if let invocation = trigger.invocation {
-        pend(invocation, armedIn: armedIn, cause: cause, extras, model)
+        Invocations.pend(definition, invocation, armedIn: armedIn, cause: cause, extras, model)
       }
       if let name = trigger.notification {
-        let center = compiled.notificationCenter
+        let center = definition.compiled.notificationCenter
         let token = center.addObserver(forName: name, object: nil, queue: nil) { _ in
           delivery.deliverNotification(event)
         }
@@ -76,18 +77,18 @@ extension StateMachineDefinition {
   }
 
   /// The number of timeouts armed for `model`'s current state (for tests).
-  func armedTimeoutCount(of model: Model) -> Int {
-    locked(model) { model._$stateMachineStorage.extras }?.timeouts.count ?? 0
+  static func armedTimeoutCount(_ definition: StateMachineDefinition<Model>, of model: Model) -> Int {
+    definition.locked(model) { model._$stateMachineStorage.extras }?.timeouts.count ?? 0
   }
 
   /// The number of notification observers armed for `model`'s current state (for tests).
-  func armedNotificationCount(of model: Model) -> Int {
-    locked(model) { model._$stateMachineStorage.extras }?.observations.count ?? 0
+  static func armedNotificationCount(_ definition: StateMachineDefinition<Model>, of model: Model) -> Int {
+    definition.locked(model) { model._$stateMachineStorage.extras }?.observations.count ?? 0
   }
 
   /// Sends a completed transition to the object's streams.
   @usableFromInline
-  func publish(_ transition: CompletedTransition, to extras: StateMachineExtras) {
+  static func publish(_ definition: StateMachineDefinition<Model>, _ transition: CompletedTransition, to extras: StateMachineExtras) {
     if let recorder = extras.storeRecorder {
       guard !extras.streams.isEmpty else { return }
       return recorder.hold { [streams = extras.streams] in streams.yield(transition) }
@@ -98,18 +99,18 @@ extension StateMachineDefinition {
   /// Disarms what the current state armed, when it is left. Called by the thread that owns the
   /// machine; the epoch changes under the lock, so a trigger already on its way sees it is stale.
   @usableFromInline
-  func disarm(_ model: Model) {
-    guard let extras = locked(model, { model._$stateMachineStorage.extras }) else { return }
-    locked(model) { extras.epoch &+= 1 }
+  static func disarm(_ definition: StateMachineDefinition<Model>, _ model: Model) {
+    guard let extras = definition.locked(model, { model._$stateMachineStorage.extras }) else { return }
+    definition.locked(model) { extras.epoch &+= 1 }
     extras.disarm()
   }
 
   /// A new stream of `model`'s transitions.
-  func transitionStream(
+  static func transitionStream(_ definition: StateMachineDefinition<Model>,
     of model: Model, bufferingPolicy: AsyncStream<CompletedTransition>.Continuation.BufferingPolicy
   ) -> AsyncStream<CompletedTransition> {
-    let extras = extras(of: model)
-    locked(model) { extras.mayHaveStreams = true }
+    let extras = Triggers.extras(definition, of: model)
+    definition.locked(model) { extras.mayHaveStreams = true }
     return extras.streams.makeStream(bufferingPolicy: bufferingPolicy)
   }
 }

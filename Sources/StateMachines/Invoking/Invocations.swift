@@ -26,10 +26,11 @@ struct PendingInvocation {
   var waitsForNextRun: Bool
 }
 
-extension StateMachineDefinition {
+@usableFromInline
+enum Invocations<Model: StateMachineObject> {
   /// Pends invoke `invocation` of a state just entered; the run's end starts it (``drainQueue``
   /// is reached because the queued flag is set).
-  func pend(
+  static func pend(_ definition: StateMachineDefinition<Model>,
     _ invocation: Int32, armedIn: ArmedState, cause: EntryCause, _ extras: StateMachineExtras, _ model: Model
   ) {
     var (event, payload, restored, waits): (Int32, (any Sendable)?, Bool, Bool) = (-1, nil, false, false)
@@ -43,14 +44,14 @@ extension StateMachineDefinition {
       invocation: invocation, armedIn: armedIn, event: event, payload: payload, restored: restored,
       waitsForNextRun: waits)
     extras.pendingInvocations.append(pending)
-    locked(model) { model._$stateMachineStorage.set(StateMachineStorage.queuedFlag, true) }
+    definition.locked(model) { model._$stateMachineStorage.set(StateMachineStorage.queuedFlag, true) }
   }
 
   /// The pending invokes that may start now, removed from the list: none while an internal event
   /// waits (the macrostep has not ended, I2). Under the object's lock, on the thread that owns
   /// the machine. `afterEvent`: the run is an event's (not a query's or `restoreState`'s), so
   /// the invokes of a restored configuration may start too.
-  func takeReadyInvocations(_ model: Model, afterEvent: Bool) -> [PendingInvocation]? {
+  static func takeReadyInvocations(_ definition: StateMachineDefinition<Model>, _ model: Model, afterEvent: Bool) -> [PendingInvocation]? {
     guard let extras = model._$stateMachineStorage.extras, !extras.pendingInvocations.isEmpty else { return nil }
     if afterEvent {
       for index in extras.pendingInvocations.indices { extras.pendingInvocations[index].waitsForNextRun = false }
@@ -62,52 +63,52 @@ extension StateMachineDefinition {
     // Document order (I2, SCXML's entry order), whichever microstep entered the state; a
     // state's invokes in declaration order. (State indices are in document order.)
     return ready.sorted {
-      let states = (compiled.invocations[Int($0.invocation)].state, compiled.invocations[Int($1.invocation)].state)
+      let states = (definition.compiled.invocations[Int($0.invocation)].state, definition.compiled.invocations[Int($1.invocation)].state)
       return states.0 != states.1 ? states.0 < states.1 : $0.invocation < $1.invocation
     }
   }
 
   /// Whether invokes wait for a later run (the queued flag stays set for them).
-  func hasWaitingInvocations(_ model: Model) -> Bool {
+  static func hasWaitingInvocations(_ definition: StateMachineDefinition<Model>, _ model: Model) -> Bool {
     model._$stateMachineStorage.extras.map { !$0.pendingInvocations.isEmpty } ?? false
   }
 
   /// Starts the invokes of states still active with the same entry (I2), in document order: runs
   /// each `input` (I3), then its work in a task (I4). Where callbacks run: on the
   /// thread that owns the machine, outside the lock.
-  func startInvocations(_ ready: [PendingInvocation], _ model: Model) {
+  static func startInvocations(_ definition: StateMachineDefinition<Model>, _ ready: [PendingInvocation], _ model: Model) {
     for pending in ready {
-      guard locked(model, { pending.armedIn.isCurrent(in: model._$stateMachineStorage) }) else { continue }
-      let invocation = compiled.invocations[Int(pending.invocation)]
+      guard definition.locked(model, { pending.armedIn.isCurrent(in: model._$stateMachineStorage) }) else { continue }
+      let invocation = definition.compiled.invocations[Int(pending.invocation)]
       if pending.restored && invocation.onRestore == .fail {
-        raiseInvocationError(invocation, InvocationError.interruptedByRestore(id: invocation.id), pending, model)
+        Invocations.raiseInvocationError(definition, invocation, InvocationError.interruptedByRestore(id: invocation.id), pending, model)
         continue
       }
       let transition = Transition(
-        transitionNames, event: pending.event, from: -1, to: invocation.state, payload: pending.payload)
+        definition.transitionNames, event: pending.event, from: -1, to: invocation.state, payload: pending.payload)
       let input: any Sendable
       do {
         input = try invocation.input(model, transition)
       } catch {
-        trace("invoke '\(invocation.id)': input failed: \(error)")
-        raiseInvocationError(invocation, error, pending, model)
+        definition.trace("invoke '\(invocation.id)': input failed: \(error)")
+        Invocations.raiseInvocationError(definition, invocation, error, pending, model)
         continue
       }
-      startWork(invocation, input: input, armedIn: pending.armedIn, model)
+      Invocations.startWork(definition, invocation, input: input, armedIn: pending.armedIn, model)
     }
   }
 
   /// Raises `error.invoke.<id>` as an internal event: it runs before the machine goes idle (I3).
-  private func raiseInvocationError(
+  private static func raiseInvocationError(_ definition: StateMachineDefinition<Model>,
     _ invocation: CompiledInvocation<Model>, _ error: any Error, _ pending: PendingInvocation, _ model: Model
   ) {
     guard invocation.errorEvent >= 0 else {
-      (compiled.log ?? .standardError).write(
+      (definition.compiled.log ?? .standardError).write(
         "[\(Model.self)] invoke '\(invocation.id)' failed and no transition takes "
           + "'\(InvocationEvents.error(invocation.id))': \(error)")
       return
     }
-    locked(model) {
+    definition.locked(model) {
       model._$stateMachineStorage.enqueue(
         QueuedEvent(
           event: invocation.errorEvent, payload: error, isOwn: true, armedIn: pending.armedIn,
@@ -116,10 +117,10 @@ extension StateMachineDefinition {
   }
 
   /// Starts the work of `invocation` in a task of its own (I4), registered before this returns.
-  private func startWork(
+  private static func startWork(_ definition: StateMachineDefinition<Model>,
     _ invocation: CompiledInvocation<Model>, input: any Sendable, armedIn: ArmedState, _ model: Model
   ) {
-    let registry = locked(model) {
+    let registry = definition.locked(model) {
       let extras = model._$stateMachineStorage.extras!
       if let registry = extras.invocations { return registry }
       let registry = InvocationRegistry()
@@ -127,14 +128,14 @@ extension StateMachineDefinition {
       extras.invocations = registry
       return registry
     }
-    let delivery = invocationDelivery(invocation, armedIn: armedIn, registry, model)
-    let (id, clock, work) = (invocation.id, compiled.clock, invocation.work)
+    let delivery = Invocations.invocationDelivery(definition, invocation, armedIn: armedIn, registry, model)
+    let (id, clock, work) = (invocation.id, definition.compiled.clock, invocation.work)
     // A failure that no transition names still reaches the delivery, to be logged (I14).
     let (done, failed) = (invocation.doneEvent, invocation.errorEvent >= 0 ? invocation.errorEvent : unnamedFailure)
     // I13: the newest 64 forwarded events wait for the work; none for an invoke that does not forward.
     let (events, forwarding) = AsyncStream<ForwardedEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
     if !invocation.autoforward { forwarding.finish() }
-    let statePath = stateName(invocation.state)
+    let statePath = definition.stateName(invocation.state)
     let generation = registry.start(
       id: id, owner: armedIn.state, statePath: statePath, results: (done, failed),
       forwarding: invocation.autoforward ? forwarding : nil
@@ -167,64 +168,64 @@ extension StateMachineDefinition {
         registry.taskEnded()
       }
     }
-    trace("invoke '\(id)#\(generation)' started in '\(stateName(invocation.state))'")
+    definition.trace("invoke '\(id)#\(generation)' started in '\(definition.stateName(invocation.state))'")
   }
 
   /// How results and sends of an invocation reach the object: on its actor or under its lock,
   /// only while the invocation is current (I7), as external events (I6, I12).
-  private func invocationDelivery(
+  private static func invocationDelivery(_ definition: StateMachineDefinition<Model>,
     _ invocation: CompiledInvocation<Model>, armedIn: ArmedState, _ registry: InvocationRegistry, _ model: Model
   ) -> InvocationDelivery {
     let id = invocation.id
-    let statePath = stateName(invocation.state)
-    let eventNames = compiled.events
+    let statePath = definition.stateName(invocation.state)
+    let eventNames = definition.compiled.events
     /// Tells the inspection streams that `event` of `generation` was dropped.
     func dropped(_ event: Int32, _ generation: UInt64) {
       let name = event >= 0 && Int(event) < eventNames.count ? eventNames[Int(event)] : nil
       registry.record(.dropped, id: id, generation: generation, state: statePath, event: name)
     }
-    return InvocationDelivery(actor: model._$stateMachineActor, eventIndex: { [weak self] in self?.eventIndex($0) }) {
-      [weak self, weak model] event, payload, generation, isResult in
-      guard let self, let model else {
+    return InvocationDelivery(actor: model._$stateMachineActor, eventIndex: { [weak definition] in definition?.eventIndex($0) }) {
+      [weak definition, weak model] event, payload, generation, isResult in
+      guard let definition, let model else {
         if isResult { registry.count(delivered: false) }
         return false
       }
-      let current = self.locked(model) {
+      let current = definition.locked(model) {
         (isResult ? registry.takeResult(generation) : registry.isRunning(generation))
           && armedIn.isCurrent(in: model._$stateMachineStorage)
       }
       guard current else {
         if isResult {
           registry.count(delivered: false)
-          self.trace("stale result of '\(id)#\(generation)' dropped")
+          definition.trace("stale result of '\(id)#\(generation)' dropped")
         }
         dropped(event, generation)
         return false
       }
       guard event >= 0 else {
         // Nothing to run, but whether it is stale is decided once the machine is free (I7).
-        if isResult && !self.isCurrentOnceFree(model, armedIn) {
+        if isResult && !Invocations.isCurrentOnceFree(definition, model, armedIn) {
           registry.count(delivered: false)
-          self.trace("stale result of '\(id)#\(generation)' dropped")
+          definition.trace("stale result of '\(id)#\(generation)' dropped")
           return false
         }
         if isResult { registry.count(delivered: true) }
-        self.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
-        if event == unnamedFailure { self.logUnhandledFailure(id, generation, payload) }
+        definition.trace("result of '\(id)#\(generation)' not handled: no transition takes it")
+        if event == unnamedFailure { Invocations.logUnhandledFailure(definition, id, generation, payload) }
         return false
       }
       let outcome = RunLoop.runToCompletion(
-        self, event, payload, model, armedIn: armedIn, external: true, source: .invoke(id: id, generation: generation))
+        definition, event, payload, model, armedIn: armedIn, external: true, source: .invoke(id: id, generation: generation))
       if isResult {
-        self.logResultOutcome(outcome, event, id, generation, payload, model, armedIn: armedIn)
+        Invocations.logResultOutcome(definition, outcome, event, id, generation, payload, model, armedIn: armedIn)
         // Taking the machine checks the entry again: it may have been left while this waited.
         var stale = false
         if case .rejected(.busy) = outcome {
-          stale = !self.locked(model) { armedIn.isCurrent(in: model._$stateMachineStorage) }
+          stale = !definition.locked(model) { armedIn.isCurrent(in: model._$stateMachineStorage) }
         }
         registry.count(delivered: !stale)
         if stale {
-          self.trace("stale result of '\(id)#\(generation)' dropped")
+          definition.trace("stale result of '\(id)#\(generation)' dropped")
           dropped(event, generation)
         }
       }
@@ -273,12 +274,12 @@ final class InvocationDelivery: @unchecked Sendable {
 }
 
 
-extension StateMachineDefinition {
+extension Invocations {
   /// Forwards an external event the machine takes to its autoforwarding invocations (I13).
   /// Called only when the definition has one (`compiled.forwardsEvents`).
   @usableFromInline
-  func forwardToInvocations(_ event: Int32, _ payload: (any Sendable)?, _ model: Model) {
-    guard let registry = locked(model, { model._$stateMachineStorage.extras?.invocations }) else { return }
-    registry.forward(event, ForwardedEvent(name: eventName(event), payload: payload))
+  static func forwardToInvocations(_ definition: StateMachineDefinition<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) {
+    guard let registry = definition.locked(model, { model._$stateMachineStorage.extras?.invocations }) else { return }
+    registry.forward(event, ForwardedEvent(name: definition.eventName(event), payload: payload))
   }
 }

@@ -5,14 +5,14 @@
 
 import Foundation
 
-extension StateMachineDefinition {
+extension Inspection {
   /// Records a rejection of an event that was never taken up (an unknown name, a stale trigger):
   /// `.rejected` with the reason, and no `.event` before it.
-  func recordRejection(
+  static func recordRejection(_ definition: StateMachineDefinition<Model>,
     _ event: String, source: InspectionSource?, payload: (any Sendable)?, _ error: StateMachineError, _ model: Model,
     _ inspection: InspectionStreams
   ) {
-    let situation = inspectionSituation(of: model)
+    let situation = Inspection.inspectionSituation(definition, of: model)
     inspection.record { sequence in
       InspectionRecord(
         sequence: sequence, kind: .rejected, event: event, source: source, payload: payload,
@@ -24,28 +24,28 @@ extension StateMachineDefinition {
   /// Records a rejection before the event was taken up, when a stream listens (out of line: the
   /// inlinable run to completion only calls it on its rare rejection paths).
   @usableFromInline @inline(never)
-  func noteRejection(_ event: Int32, source: InspectionSource, payload: (any Sendable)?, _ error: StateMachineError, _ model: Model) {
-    guard let inspection = listeningInspection(of: model) else { return }
-    recordRejection(eventName(event), source: source, payload: payload, error, model, inspection)
+  static func noteRejection(_ definition: StateMachineDefinition<Model>, _ event: Int32, source: InspectionSource, payload: (any Sendable)?, _ error: StateMachineError, _ model: Model) {
+    guard let inspection = Inspection.listeningInspection(definition, of: model) else { return }
+    Inspection.recordRejection(definition, definition.eventName(event), source: source, payload: payload, error, model, inspection)
   }
 
   /// Begins an inspected run, if a stream listens to `inspection`: records `.event` for `event`
   /// (none for -1, a start) and starts capturing what the run does in the object's extras.
   /// Returns the streams to pass to ``endInspectedRun(_:source:payload:_:_:_:)``, or `nil`.
   @usableFromInline @inline(never)
-  func beginInspectedRun(
+  static func beginInspectedRun(_ definition: StateMachineDefinition<Model>,
     _ event: Int32, source: InspectionSource, payload: (any Sendable)?, _ model: Model
   ) -> InspectionStreams? {
-    guard let inspection = listeningInspection(of: model) else { return nil }
+    guard let inspection = Inspection.listeningInspection(definition, of: model) else { return nil }
     if event >= 0 {
-      let situation = inspectionSituation(of: model)
+      let situation = Inspection.inspectionSituation(definition, of: model)
       inspection.record { sequence in
         InspectionRecord(
-          sequence: sequence, kind: .event, event: eventName(event), source: source, payload: payload,
+          sequence: sequence, kind: .event, event: definition.eventName(event), source: source, payload: payload,
           configuration: situation.configuration, state: situation.state, terminated: situation.terminated)
       }
     }
-    extras(of: model).capture = StepCapture()
+    Triggers.extras(definition, of: model).capture = StepCapture()
     return inspection
   }
 
@@ -54,16 +54,16 @@ extension StateMachineDefinition {
   /// configuration afterwards and its duration (and the error of a callback that threw after
   /// the state changed). A start (`event` -1) that entered nothing records nothing.
   @usableFromInline @inline(never)
-  func endInspectedRun(
+  static func endInspectedRun(_ definition: StateMachineDefinition<Model>,
     _ event: Int32, source: InspectionSource, payload: (any Sendable)?, _ outcome: StepOutcome, _ model: Model,
     _ inspection: InspectionStreams
   ) {
-    let extras = extras(of: model)
+    let extras = Triggers.extras(definition, of: model)
     let capture = extras.capture ?? StepCapture()
     extras.capture = nil
     let duration = ContinuousClock.now - capture.started
-    let situation = inspectionSituation(of: model)
-    let name = event >= 0 ? eventName(event) : nil
+    let situation = Inspection.inspectionSituation(definition, of: model)
+    let name = event >= 0 ? definition.eventName(event) : nil
     let step: (source: InspectionSource?, payload: (any Sendable)?) = event >= 0 ? (source, payload) : (nil, nil)
     var reason: String?
     switch outcome {
@@ -83,7 +83,7 @@ extension StateMachineDefinition {
     case .failed(let error, true): reason = error.description
     }
     if event < 0 && capture.isEmpty && reason == nil { return }
-    let paths = { (states: [Int32]) in states.map { self.stateName($0) } }
+    let paths = { (states: [Int32]) in states.map { definition.stateName($0) } }
     inspection.record { sequence in
       InspectionRecord(
         sequence: sequence, kind: .step, event: name, source: step.source, payload: step.payload,
@@ -95,19 +95,19 @@ extension StateMachineDefinition {
 
   /// Notes a flat transition, candidate `selected` from `from` to `to`, in an inspected run.
   @usableFromInline @inline(never)
-  func noteFlat(_ selected: Int, from: Int32, to: Int32, external: Bool, _ capture: StepCapture) {
-    let declared = Int(compiled.candidateDeclarations[selected])
-    capture.noteFlat(from: from, to: to, external: external, edge: flatEdgeIndex(declared: declared, from: from))
+  static func noteFlat(_ definition: StateMachineDefinition<Model>, _ selected: Int, from: Int32, to: Int32, external: Bool, _ capture: StepCapture) {
+    let declared = Int(definition.compiled.candidateDeclarations[selected])
+    capture.noteFlat(from: from, to: to, external: external, edge: definition.flatEdgeIndex(declared: declared, from: from))
   }
 
   /// Records a change made outside any event's run (`restoreState`, `stopStateMachine`) as a
   /// `.step` without an event, when a stream listens: what was left and what is active now.
-  func recordReset(exited: [Int32], entered: [Int32], _ model: Model) {
-    guard let inspection = listeningInspection(of: model) else { return }
-    let situation = inspectionSituation(of: model)
+  static func recordReset(_ definition: StateMachineDefinition<Model>, exited: [Int32], entered: [Int32], _ model: Model) {
+    guard let inspection = Inspection.listeningInspection(definition, of: model) else { return }
+    let situation = Inspection.inspectionSituation(definition, of: model)
     inspection.record { sequence in
       InspectionRecord(
-        sequence: sequence, kind: .step, exited: exited.map { stateName($0) }, entered: entered.map { stateName($0) },
+        sequence: sequence, kind: .step, exited: exited.map { definition.stateName($0) }, entered: entered.map { definition.stateName($0) },
         configuration: situation.configuration, state: situation.state, terminated: situation.terminated)
     }
   }

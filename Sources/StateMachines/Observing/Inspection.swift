@@ -4,14 +4,15 @@
 
 import Foundation
 
-extension StateMachineDefinition {
+@usableFromInline
+enum Inspection<Model: StateMachineObject> {
   /// Registers `continuation` on `model` and yields its snapshot. Run where the object's events
   /// run (its actor, or any thread for a locked object): the machine is taken while the snapshot
   /// is made, so no step is half done; from inside a step (a callback inspecting its own object)
   /// the snapshot shows the step so far.
-  func addInspectionStream(_ continuation: AsyncStream<InspectionRecord>.Continuation, on model: Model) {
-    let extras = extras(of: model)
-    let inspection: InspectionStreams = locked(model) {
+  static func addInspectionStream(_ definition: StateMachineDefinition<Model>, _ continuation: AsyncStream<InspectionRecord>.Continuation, on model: Model) {
+    let extras = Triggers.extras(definition, of: model)
+    let inspection: InspectionStreams = definition.locked(model) {
       extras.mayHaveStreams = true
       model._$stateMachineStorage.set(StateMachineStorage.inspectedFlag, true)
       if let inspection = extras.inspection { return inspection }
@@ -22,19 +23,19 @@ extension StateMachineDefinition {
     }
     func register() {
       // Like a query, the snapshot starts a machine that has not started (an unrecorded start).
-      if definitionError == nil, locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = RunLoop.enter(self, model) }
-      let snapshot = inspectionSituation(of: model)
-      let running = (locked(model) { extras.invocations }?.active ?? []).map(\.id)
+      if definition.definitionError == nil, definition.locked(model, { model._$stateMachineStorage.isUnstarted }) { _ = RunLoop.enter(definition, model) }
+      let snapshot = Inspection.inspectionSituation(definition, of: model)
+      let running = (definition.locked(model) { extras.invocations }?.active ?? []).map(\.id)
       inspection.add(continuation) { sequence in
         InspectionRecord(
           sequence: sequence, kind: .snapshot, configuration: snapshot.configuration, state: snapshot.state,
           terminated: snapshot.terminated, runningInvocations: running)
       }
     }
-    switch RunLoop.admit(self, model, whileBusy: {}) {
+    switch RunLoop.admit(definition, model, whileBusy: {}) {
     case .taken:
       register()
-      _ = RunLoop.endRun(self, model, event: -1)
+      _ = RunLoop.endRun(definition, model, event: -1)
     case .busy:
       register()
     }
@@ -42,23 +43,23 @@ extension StateMachineDefinition {
 
   /// The configuration (every active state's path), the `state` string and termination, read
   /// without starting the machine.
-  func inspectionSituation(of model: Model) -> (configuration: [String], state: String, terminated: Bool) {
-    let terminated = isTerminated(model)
-    switch compiled.engine {
+  static func inspectionSituation(_ definition: StateMachineDefinition<Model>, of model: Model) -> (configuration: [String], state: String, terminated: Bool) {
+    let terminated = definition.isTerminated(model)
+    switch definition.compiled.engine {
     case .flat:
-      let state = stateName(locked(model) { model._$stateMachineStorage.stateIndex })
+      let state = definition.stateName(definition.locked(model) { model._$stateMachineStorage.stateIndex })
       return ([state], state, terminated)
     case .statechart(let chart):
-      let active = StatechartEngine.chartConfiguration(self, model, chart).active
-      return (active.members.map { stateName($0) }, StatechartEngine.stateString(self, active, chart), terminated)
+      let active = StatechartEngine.chartConfiguration(definition, model, chart).active
+      return (active.members.map { definition.stateName($0) }, StatechartEngine.stateString(definition, active, chart), terminated)
     }
   }
 
   /// The inspection streams of `model` when one listens, else `nil` (the check every inspected
   /// step point makes; an object never inspected has no extras or no inspection).
   @usableFromInline
-  func listeningInspection(of model: Model) -> InspectionStreams? {
-    guard let inspection = locked(model, { model._$stateMachineStorage.extras?.inspection }),
+  static func listeningInspection(_ definition: StateMachineDefinition<Model>, of model: Model) -> InspectionStreams? {
+    guard let inspection = definition.locked(model, { model._$stateMachineStorage.extras?.inspection }),
       inspection.isListening
     else { return nil }
     return inspection
