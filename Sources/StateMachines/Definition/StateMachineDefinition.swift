@@ -301,3 +301,10 @@ extension StateMachineDefinition {
     .runToCompletionLimit(event: eventName(event), steps: compiled.maxSteps)
   }
 }
+
+extension StateMachineDefinition {
+  /// The definition's invokes, in declaration order (empty for an invalid definition).
+  public var invokes: [DeclaredInvoke] {
+    compiled.invocations.map { DeclaredInvoke(id: $0.id, state: stateName($0.state)) }
+  }
+}

@@ -23,35 +23,9 @@ extension StateMachineDefinition {
   /// edge to the bar and `t<index>-<k>` on the others.
   public func dotDiagram(identifiers: Bool) -> String {
     switch compiled.engine {
-    case .flat: return flatDot(identifiers: identifiers)
-    case .statechart(let chart): return statechartDot(chart, identifiers: identifiers)
+    case .flat: return DiagramWriter.flatDot(self, identifiers: identifiers)
+    case .statechart(let chart): return DiagramWriter.statechartDot(self, chart, identifiers: identifiers)
     }
-  }
-
-  /// The DOT text of a flat machine.
-  private func flatDot(identifiers: Bool) -> String {
-    var lines = ["digraph \(dotID(String(describing: Model.self))) {", "  rankdir=LR;"]
-    lines.append("  \"__initial\" [label=\"\", shape=point];")
-    for (index, state) in compiled.states.enumerated() {
-      let shape = compiled.isFinal[index] ? "doublecircle" : "ellipse"
-      let activities = doActivities(of: Int32(index))
-      let label = activities.isEmpty ? "" : ", label=\(dotLabel([state] + activities))"
-      let id = identifiers ? ", id=\"s\(index)\"" : ""
-      lines.append("  \(dotID(state)) [shape=\(shape)\(label)\(id)];")
-    }
-    if !compiled.states.isEmpty {
-      lines.append("  \"__initial\" -> \(dotID(stateName(compiled.initialStateIndex)));")
-    }
-    if compiled.declaredTransitions.contains(where: { $0.from == nil }) {
-      lines.append("  \"__any\" [label=\"*\", shape=plaintext];")
-    }
-    for (index, edge) in diagramEdges().enumerated() {
-      let from = edge.from.map { dotID($0) } ?? "\"__any\""
-      let id = identifiers ? ", id=\"t\(index)\"" : ""
-      lines.append("  \(from) -> \(dotID(edge.to)) [label=\(dotID(edge.label))\(id)];")
-    }
-    lines.append("}")
-    return lines.joined(separator: "\n") + "\n"
   }
 
   /// The machine as Mermaid `stateDiagram-v2` text: `[*]` marks the initial state and the final
@@ -62,59 +36,35 @@ extension StateMachineDefinition {
   /// regions of a parallel state.
   public var mermaidDiagram: String {
     switch compiled.engine {
-    case .flat: return flatMermaid()
-    case .statechart(let chart): return statechartMermaid(chart)
+    case .flat: return DiagramWriter.flatMermaid(self)
+    case .statechart(let chart): return DiagramWriter.statechartMermaid(self, chart)
     }
   }
+}
 
-  /// The Mermaid text of a flat machine.
-  private func flatMermaid() -> String {
-    var lines = ["stateDiagram-v2"]
-    let ids = Dictionary(uniqueKeysWithValues: compiled.states.enumerated().map { ($0.element, "s\($0.offset)") })
-    for (index, state) in compiled.states.enumerated() {
-      lines.append("  state \"\(mermaidText(state))\" as s\(index)")
-      for activity in doActivities(of: Int32(index)) { lines.append("  s\(index) : \(mermaidText(activity))") }
-    }
-    if !compiled.states.isEmpty {
-      lines.append("  [*] --> \(ids[stateName(compiled.initialStateIndex)]!)")
-    }
-    if compiled.declaredTransitions.contains(where: { $0.from == nil }) {
-      lines.append("  state \"*\" as any")
-    }
-    for edge in diagramEdges() {
-      let from = edge.from.map { ids[$0]! } ?? "any"
-      lines.append("  \(from) --> \(ids[edge.to]!) : \(mermaidText(edge.label))")
-    }
-    for (index, isFinal) in compiled.isFinal.enumerated() where isFinal {
-      lines.append("  s\(index) --> [*]")
-    }
-    return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// One edge per declared transition and from-state (`from == nil`: the wildcard).
-  private func diagramEdges() -> [(from: String?, to: String, label: String)] {
-    var edges: [(from: String?, to: String, label: String)] = []
-    for transition in compiled.declaredTransitions {
-      var label = diagramEventName(transition.event)
-      if transition.isGuarded { label += " [guard]" }
-      if let timeout = transition.timeout { label += " (after \(timeout))" }
-      if let notification = transition.notification { label += " (on \(notification.rawValue))" }
-      if transition.isInternal, !transition.terminates { label += " (internal)" }
-      if transition.terminates { label += " (terminates)" }
-      let sources: [String?] = transition.from.map { $0.map { stateName($0) } } ?? [nil]
-      for source in sources {
-        let target = transition.to.map { stateName($0) } ?? source ?? ""
-        edges.append((source, target, label))
+extension StateMachineDefinition {
+  /// The definition's states, transitions (one per edge of ``dotDiagram(identifiers:)``, with
+  /// the same indexes), invokes and event names, for an inspector to draw and offer events.
+  public var inspectionDocument: InspectionDocument {
+    let invokes = compiled.invocations.map { InspectionDocument.Invoke(id: $0.id, state: Int($0.state)) }
+    switch compiled.engine {
+    case .flat:
+      let states = compiled.states.enumerated().map { index, name in
+        InspectionDocument.State(
+          index: index, path: name, name: name, kind: compiled.isFinal[index] ? "final" : "atomic", parent: nil,
+          initial: Int32(index) == compiled.initialStateIndex)
       }
+      let transitions = DiagramWriter.flatInspectionEdges(self).enumerated().map { index, edge in
+        let declared = compiled.declaredTransitions[edge.declared]
+        return InspectionDocument.Transition(
+          index: index, event: eventName(declared.event), source: Int(edge.source),
+          targets: declared.to.map { [Int($0)] } ?? [], kind: declared.isInternal ? "internal" : "external",
+          guarded: declared.isGuarded, timeout: declared.timeout.map(inspectionSeconds),
+          notification: declared.notification?.rawValue)
+      }
+      return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: compiled.events)
+    case .statechart(let chart):
+      return DiagramWriter.statechartInspectionDocument(self, chart, invokes: invokes)
     }
-    return edges
-  }
-
-  private func dotID(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-  }
-
-  private func mermaidText(_ text: String) -> String {
-    text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: ":", with: "#58;")
   }
 }

@@ -99,7 +99,7 @@ enum Invocations<Model: StateMachineObject> {
   }
 
   /// Raises `error.invoke.<id>` as an internal event: it runs before the machine goes idle (I3).
-  private static func raiseInvocationError(_ definition: StateMachineDefinition<Model>,
+  static func raiseInvocationError(_ definition: StateMachineDefinition<Model>,
     _ invocation: CompiledInvocation<Model>, _ error: any Error, _ pending: PendingInvocation, _ model: Model
   ) {
     guard invocation.errorEvent >= 0 else {
@@ -117,7 +117,7 @@ enum Invocations<Model: StateMachineObject> {
   }
 
   /// Starts the work of `invocation` in a task of its own (I4), registered before this returns.
-  private static func startWork(_ definition: StateMachineDefinition<Model>,
+  static func startWork(_ definition: StateMachineDefinition<Model>,
     _ invocation: CompiledInvocation<Model>, input: any Sendable, armedIn: ArmedState, _ model: Model
   ) {
     let registry = definition.locked(model) {
@@ -173,7 +173,7 @@ enum Invocations<Model: StateMachineObject> {
 
   /// How results and sends of an invocation reach the object: on its actor or under its lock,
   /// only while the invocation is current (I7), as external events (I6, I12).
-  private static func invocationDelivery(_ definition: StateMachineDefinition<Model>,
+  static func invocationDelivery(_ definition: StateMachineDefinition<Model>,
     _ invocation: CompiledInvocation<Model>, armedIn: ArmedState, _ registry: InvocationRegistry, _ model: Model
   ) -> InvocationDelivery {
     let id = invocation.id
@@ -281,5 +281,12 @@ extension Invocations {
   static func forwardToInvocations(_ definition: StateMachineDefinition<Model>, _ event: Int32, _ payload: (any Sendable)?, _ model: Model) {
     guard let registry = definition.locked(model, { model._$stateMachineStorage.extras?.invocations }) else { return }
     registry.forward(event, ForwardedEvent(name: definition.eventName(event), payload: payload))
+  }
+}
+
+extension Invocations {
+  /// The object's invocation registry, once it started one.
+  static func invocationRegistry(_ definition: StateMachineDefinition<Model>, of model: Model) -> InvocationRegistry? {
+    definition.locked(model) { model._$stateMachineStorage.extras?.invocations }
   }
 }

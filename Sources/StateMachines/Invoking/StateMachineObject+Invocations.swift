@@ -3,12 +3,12 @@
 extension StateMachineObject {
   /// The invocations running now, in the order they started: their work has not finished yet.
   public var activeInvocations: [ActiveInvocation] {
-    stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)?.active ?? []
+    Invocations.invocationRegistry(stateMachineDefinition, of: _$stateMachineModel)?.active ?? []
   }
 
   /// How many invocations this object started and what became of their results.
   public var invocationStatistics: InvocationStatistics {
-    stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)?.statistics ?? InvocationStatistics()
+    Invocations.invocationRegistry(stateMachineDefinition, of: _$stateMachineModel)?.statistics ?? InvocationStatistics()
   }
 
   /// Returns once no invocation is started but unfinished and no result waits to be processed
@@ -16,15 +16,8 @@ extension StateMachineObject {
   /// (polling) keeps it waiting; cancel it by leaving its state, or observe `stateTransitions`.
   /// With a ``ManualClock``, advance the clock first, then wait.
   public func waitForInvocations(isolation: isolated (any Actor)? = #isolation) async {
-    let registry = stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)
+    let registry = Invocations.invocationRegistry(stateMachineDefinition, of: _$stateMachineModel)
     await registry?.waitUntilIdle()
-  }
-}
-
-extension StateMachineDefinition {
-  /// The object's invocation registry, once it started one.
-  func invocationRegistry(of model: Model) -> InvocationRegistry? {
-    locked(model) { model._$stateMachineStorage.extras?.invocations }
   }
 }
 
@@ -32,6 +25,6 @@ extension StateMachineObject {
   /// Returns once `count` invocations of this object have finished and their results were
   /// delivered or dropped: for tests that release one work while others keep running.
   func waitForFinishedInvocations(_ count: Int) async {
-    await stateMachineDefinition.invocationRegistry(of: _$stateMachineModel)?.waitUntil(finished: count)
+    await Invocations.invocationRegistry(stateMachineDefinition, of: _$stateMachineModel)?.waitUntil(finished: count)
   }
 }

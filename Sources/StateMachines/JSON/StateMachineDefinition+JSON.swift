@@ -81,3 +81,29 @@ extension DynamicStateMachine {
     self.init(try StateMachineDefinition(json: data, limits: limits, clock: clock, bind: bind, build))
   }
 }
+
+extension StateMachineDefinition {
+  /// The definition as a `statemachines/1` JSON document (Hierarchy §7): states in document
+  /// order, each transition under its source in declaration order, guards and actions by the
+  /// names they were bound to. Loading the result with the same bindings gives the same machine
+  /// (the same states, transitions and order).
+  ///
+  /// - Throws: ``DefinitionError/invalidValue(_:context:)`` for what the format cannot express:
+  ///   a guard or action written as a closure in code (it has no name), a wildcard, a
+  ///   notification trigger, `die`, an anonymous region, or a definition that is invalid.
+  public func jsonDefinition() throws(DefinitionError) -> String {
+    if let definitionError { throw definitionError }
+    return try JSONExporter(declarations).document().text
+  }
+
+  /// The definition's shape as a `statemachines/1` document, for tools that show a machine
+  /// without its code (the catalog of machine tables, the Inspecting article): what the format
+  /// cannot express is left out instead of refused. A guard written in code is written as the
+  /// guard named `code` (so a tool still sees that the transition is guarded); actions and
+  /// callbacks in code, wildcard, notification and terminating transitions and invokes whose
+  /// work is code are left out.
+  package func jsonOutline() throws(DefinitionError) -> String {
+    if let definitionError { throw definitionError }
+    return try JSONExporter(declarations, outline: true).document().text
+  }
+}

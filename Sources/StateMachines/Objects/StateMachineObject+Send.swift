@@ -1,19 +1,6 @@
 // Firing from any context: `await object.send("event")` hops to the object's actor or
 // waits for its lock, so a nonisolated async caller needs no hop of its own.
 
-extension StateMachineDefinition {
-  /// Fires the event named `event` on `model` now, in the caller's context, and says how it
-  /// ended: `fire`'s answer with its reason. The members `send(_:payload:source:)` of objects
-  /// call it on the object's actor. `source` is what inspection records say of the event
-  /// (``InspectionSource/inspector`` for an inspector's sends).
-  public func send(
-    _ event: String, payload: (any Sendable)? = nil, source: InspectionSource = .api, on model: Model
-  ) -> FireOutcome {
-    guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model, source: source, payload: payload)) }
-    return FireOutcome(RunLoop.runToCompletion(self, index, payload, model, source: source))
-  }
-}
-
 extension StateMachineObject {
   /// Fires `event` from any context: on the object's global actor if its class is isolated to
   /// one, else at once (taking the object's lock if it has one; a class with neither must be

@@ -185,14 +185,14 @@ extension StateMachineObject {
   public func subscribeToEntry(
     at path: String, _ body: @escaping ((any Sendable)?) -> Void
   ) throws(StateMachineError) -> StateMachineSubscription {
-    try stateMachineDefinition.subscribe(.entry, at: path, event: nil, on: _$stateMachineModel, body)
+    try StateAnnouncements.subscribe(stateMachineDefinition, .entry, at: path, event: nil, on: _$stateMachineModel, body)
   }
 
   /// Calls `body` each time the state at `path` is exited, right before its exit actions.
   public func subscribeToExit(
     at path: String, _ body: @escaping ((any Sendable)?) -> Void
   ) throws(StateMachineError) -> StateMachineSubscription {
-    try stateMachineDefinition.subscribe(.exit, at: path, event: nil, on: _$stateMachineModel, body)
+    try StateAnnouncements.subscribe(stateMachineDefinition, .exit, at: path, event: nil, on: _$stateMachineModel, body)
   }
 
   /// Calls `body` each time `event` takes an internal transition declared on the state at
@@ -200,6 +200,6 @@ extension StateMachineObject {
   public func subscribeToInternalTransition(
     _ event: String, at path: String, _ body: @escaping ((any Sendable)?) -> Void
   ) throws(StateMachineError) -> StateMachineSubscription {
-    try stateMachineDefinition.subscribe(.internalTransition, at: path, event: event, on: _$stateMachineModel, body)
+    try StateAnnouncements.subscribe(stateMachineDefinition, .internalTransition, at: path, event: event, on: _$stateMachineModel, body)
   }
 }

@@ -97,7 +97,7 @@ extension Inspection {
   @usableFromInline @inline(never)
   static func noteFlat(_ definition: StateMachineDefinition<Model>, _ selected: Int, from: Int32, to: Int32, external: Bool, _ capture: StepCapture) {
     let declared = Int(definition.compiled.candidateDeclarations[selected])
-    capture.noteFlat(from: from, to: to, external: external, edge: definition.flatEdgeIndex(declared: declared, from: from))
+    capture.noteFlat(from: from, to: to, external: external, edge: DiagramWriter.flatEdgeIndex(definition, declared: declared, from: from))
   }
 
   /// Records a change made outside any event's run (`restoreState`, `stopStateMachine`) as a

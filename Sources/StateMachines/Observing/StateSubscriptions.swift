@@ -57,22 +57,23 @@ struct StateSubscription {
   let body: ((any Sendable)?) -> Void
 }
 
-extension StateMachineDefinition {
+@usableFromInline
+enum StateAnnouncements<Model: StateMachineObject> {
   /// Subscribes `body` to `kind` of the state at `path` (a canonical path, or a bare name that
   /// is unique).
-  func subscribe(
+  static func subscribe(_ definition: StateMachineDefinition<Model>,
     _ kind: StateAnnouncement, at path: String, event: String?, on model: Model,
     _ body: @escaping ((any Sendable)?) -> Void
   ) throws(StateMachineError) -> StateMachineSubscription {
-    let state = compiled.stateTable.index(of: path) ?? stateIndex(resolving: path)
+    let state = definition.compiled.stateTable.index(of: path) ?? definition.stateIndex(resolving: path)
     guard state >= 0 else { throw .unknownState(path) }
     var eventIndex: Int32 = -1
     if let event {
-      guard let index = self.eventIndex(event) else { throw .unknownEvent(event) }
+      guard let index = definition.eventIndex(event) else { throw .unknownEvent(event) }
       eventIndex = index
     }
-    let extras = Triggers.extras(self, of: model)
-    let id: UInt64 = locked(model) {
+    let extras = Triggers.extras(definition, of: model)
+    let id: UInt64 = definition.locked(model) {
       extras.nextSubscription &+= 1
       extras.subscriptions.append(
         StateSubscription(id: extras.nextSubscription, kind: kind, state: state, event: eventIndex, body: body))
@@ -80,7 +81,7 @@ extension StateMachineDefinition {
     }
     return StateMachineSubscription { [weak model] in
       guard let model else { return }
-      self.locked(model) { model._$stateMachineStorage.extras?.subscriptions.removeAll { $0.id == id } }
+      definition.locked(model) { model._$stateMachineStorage.extras?.subscriptions.removeAll { $0.id == id } }
     }
   }
 
@@ -88,19 +89,19 @@ extension StateMachineDefinition {
   /// is entered, exited or takes an internal transition. Called right before the state's own
   /// actions.
   @usableFromInline
-  func announce(_ kind: StateAnnouncement, _ state: Int32, event: Int32, payload: (any Sendable)?, _ model: Model) {
-    if compiled.postsStateNotifications {
+  static func announce(_ definition: StateMachineDefinition<Model>, _ kind: StateAnnouncement, _ state: Int32, event: Int32, payload: (any Sendable)?, _ model: Model) {
+    if definition.compiled.postsStateNotifications {
       let name: Notification.Name =
         switch kind {
         case .entry: .stateMachineDidEnterState
         case .exit: .stateMachineDidExitState
         case .internalTransition: .stateMachineDidPerformInternalTransition
         }
-      var userInfo: [String: Any] = ["path": stateName(state), "event": event >= 0 ? eventName(event) : ""]
+      var userInfo: [String: Any] = ["path": definition.stateName(state), "event": event >= 0 ? definition.eventName(event) : ""]
       if let payload { userInfo["payload"] = payload }
-      compiled.notificationCenter.post(name: name, object: model, userInfo: userInfo)
+      definition.compiled.notificationCenter.post(name: name, object: model, userInfo: userInfo)
     }
-    let subscribers = locked(model) {
+    let subscribers = definition.locked(model) {
       model._$stateMachineStorage.extras?.subscriptions.filter {
         $0.kind == kind && $0.state == state && (kind != .internalTransition || $0.event == event)
       }
@@ -110,13 +111,14 @@ extension StateMachineDefinition {
 
   /// Whether announcing is needed at all (a fast check for the flat step).
   @inlinable
-  func announces(_ model: Model) -> Bool {
-    compiled.postsStateNotifications || (locked(model) { model._$stateMachineStorage.extras } != nil && hasSubscriptions(model))
+  static func announces(_ definition: StateMachineDefinition<Model>, _ model: Model) -> Bool {
+    definition.compiled.postsStateNotifications || (definition.locked(model) { model._$stateMachineStorage.extras } != nil && StateAnnouncements.hasSubscriptions(definition, model))
   }
 
   /// Whether `model` has path subscriptions.
   @usableFromInline
-  func hasSubscriptions(_ model: Model) -> Bool {
-    locked(model) { !(model._$stateMachineStorage.extras?.subscriptions.isEmpty ?? true) }
+  static func hasSubscriptions(_ definition: StateMachineDefinition<Model>, _ model: Model) -> Bool {
+    definition.locked(model) { !(model._$stateMachineStorage.extras?.subscriptions.isEmpty ?? true) }
   }
 }
+

@@ -65,7 +65,7 @@ public final class CodableStateMachineStorage<Provider: StateMachineDefinitionPr
       history = try keyed.decodeIfPresent([String: [String]].self, forKey: .stateHistory)
     }
     do {
-      storage = try definition.decodedStorage(state: name, history: history, terminated: terminated)
+      storage = try StateRestoring.decodedStorage(definition, state: name, history: history, terminated: terminated)
     } catch {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
@@ -77,7 +77,7 @@ public final class CodableStateMachineStorage<Provider: StateMachineDefinitionPr
 
   public func encode(to encoder: any Encoder) throws {
     let definition = Provider.definition
-    let encoded = lock.withLock { definition.encodedState(of: storage) }
+    let encoded = lock.withLock { StateRestoring.encodedState(definition, of: storage) }
     let name = encoded.state
     // A statechart's history is kept under `stateHistory` (S15).
     if encoded.terminatedEarly || encoded.history != nil {

@@ -59,3 +59,39 @@ extension StoreStepRecorder {
     if recorder.failure == nil { recorder.failure = error }
   }
 }
+
+@usableFromInline
+enum StoreStepRecording<Model: StateMachineObject> {
+  static func attachRecorder(_ definition: StateMachineDefinition<Model>, _ model: Model) -> StoreStepRecorder {
+    let recorder = StoreStepRecorder()
+    let extras = Triggers.extras(definition, of: model)
+    definition.locked(model) { extras.storeRecorder = recorder }
+    return recorder
+  }
+
+  static func detachRecorder(_ definition: StateMachineDefinition<Model>, _ model: Model) {
+    definition.locked(model) { model._$stateMachineStorage.extras?.storeRecorder = nil }
+  }
+
+  /// The step's writes, from the recorder and the object's new machine columns.
+  static func finish(_ definition: StateMachineDefinition<Model>,
+    _ event: String, _ before: StoredMachineState, _ recorder: StoreStepRecorder, _ model: Model,
+    exitingAll: Bool = false
+  ) throws(StateMachineStoreError) -> StoreStep {
+    if let failure = recorder.failure { throw .callbackFailed(event: event, underlying: failure) }
+    var after = definition.storedState(of: model)
+    after.version = before.version + Int64(recorder.transitions.count)
+    definition.locked(model) { model._$stateMachineStorage.extras?.storeVersion = after.version }
+    let wasActive = definition.activeStates(inStored: before.state)
+    let isActive = after.isTerminated ? [] : definition.activeStates(inStored: after.state)
+    let armed = recorder.armed.filter { isActive.contains($0.state) }
+    // P8: a deadline row lives while its state stays entered: exited states lose theirs, and a
+    // state entered again gets a new one.
+    var exited: [String] = []
+    for state in wasActive where exitingAll || !isActive.contains(state) { exited.append(state) }
+    for timeout in armed where !exited.contains(timeout.state) { exited.append(timeout.state) }
+    return StoreStep(
+      event: event, before: before, after: after, transitions: recorder.transitions, exited: exited, armed: armed,
+      held: HeldBack(recorder.held) { [definition] error in definition.trace("'\(event)': a callback after the commit threw: \(error)") })
+  }
+}

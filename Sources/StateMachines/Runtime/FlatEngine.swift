@@ -194,7 +194,7 @@ enum FlatEngine<Model: StateMachineObject> {
     Triggers.arm(definition, state, model, entering: restored ? .restore : .start)
     if restored { return .accepted }
     let transition = Transition(event: "", from: definition.stateName(state), to: definition.stateName(state))
-    if definition.announces(model) { definition.announce(.entry, state, event: -1, payload: nil, model) }
+    if StateAnnouncements.announces(definition, model) { StateAnnouncements.announce(definition, .entry, state, event: -1, payload: nil, model) }
     do {
       try StepActions.runEntryActions(definition, of: state, model) { transition }
     } catch {

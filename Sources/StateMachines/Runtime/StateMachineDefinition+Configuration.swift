@@ -54,9 +54,9 @@ extension StateMachineDefinition {
     if !unstarted {
       let state = currentState(of: model)
       let transition = Transition(event: "", from: state, to: "", source: state, targets: [], kind: .external)
-      let announces = announces(model)
+      let announces = StateAnnouncements.announces(self, model)
       for index in active.reversed() {
-        if announces { announce(.exit, index, event: -1, payload: nil, model) }
+        if announces { StateAnnouncements.announce(self, .exit, index, event: -1, payload: nil, model) }
         for action in compiled.exitActions[Int(index)] {
           do { try action(model, { transition }) } catch { if failure == nil { failure = error } }
         }

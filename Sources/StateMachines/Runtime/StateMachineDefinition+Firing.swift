@@ -307,3 +307,16 @@ extension StateMachineDefinition {
 /// would be destroyed after it, which Swift does for an optional existential through generic value
 /// witnesses (Benchmarks/README.md, "Optional existentials not made per call").
 @usableFromInline let noPayload: (any Sendable)? = nil
+
+extension StateMachineDefinition {
+  /// Fires the event named `event` on `model` now, in the caller's context, and says how it
+  /// ended: `fire`'s answer with its reason. The members `send(_:payload:source:)` of objects
+  /// call it on the object's actor. `source` is what inspection records say of the event
+  /// (``InspectionSource/inspector`` for an inspector's sends).
+  public func send(
+    _ event: String, payload: (any Sendable)? = nil, source: InspectionSource = .api, on model: Model
+  ) -> FireOutcome {
+    guard let index = eventIndex(event) else { return .rejected(rejectUnknown(event, model, source: source, payload: payload)) }
+    return FireOutcome(RunLoop.runToCompletion(self, index, payload, model, source: source))
+  }
+}

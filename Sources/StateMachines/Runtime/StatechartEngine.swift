@@ -324,7 +324,7 @@ enum StatechartEngine<Model: StateMachineObject> {
     features.noted(extras) {
       $0.noteMicrostep(
         exits: Array(exits.members.reversed()), entries: entry.states.members,
-        transitions: definition.inspectionEdges(transitions, chart))
+        transitions: DiagramWriter.inspectionEdges(definition, transitions, chart))
     }
     if terminates {
       features.disarmed(extras, all: true, definition, model)

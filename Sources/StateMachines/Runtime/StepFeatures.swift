@@ -33,7 +33,7 @@ struct StepFeatures<Model: StateMachineObject> {
   /// The features of a step of `model`, reading whether it announces.
   @inlinable @inline(__always)
   init(_ definition: StateMachineDefinition<Model>, _ model: Model) {
-    self.init(announces: definition.announces(model))
+    self.init(announces: StateAnnouncements.announces(definition, model))
   }
 
   /// The features of a step that has read whether it announces (a planned step reads it with
@@ -52,7 +52,7 @@ struct StepFeatures<Model: StateMachineObject> {
     _ kind: StateAnnouncement, _ state: Int32, event: Int32, payload: (any Sendable)?,
     _ definition: StateMachineDefinition<Model>, _ model: Model
   ) {
-    if announces { definition.announce(kind, state, event: event, payload: payload, model) }
+    if announces { StateAnnouncements.announce(definition, kind, state, event: event, payload: payload, model) }
   }
 
   // MARK: 2. Transition
@@ -100,7 +100,7 @@ struct StepFeatures<Model: StateMachineObject> {
     _ state: Int32, event: Int32, payload: (any Sendable)?, _ definition: StateMachineDefinition<Model>,
     _ model: Model
   ) {
-    if announces { definition.announce(.entry, state, event: event, payload: payload, model) }
+    if announces { StateAnnouncements.announce(definition, .entry, state, event: event, payload: payload, model) }
   }
 
   /// `state` was entered by `event`: its timeouts and notification observers are armed and its

@@ -11,6 +11,9 @@ import Testing
     let functions: [String]
   }
 
+  /// A numbered line of the walk that does not read "N. `File.swift`: functions".
+  enum WalkError: Error { case malformed(String) }
+
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -23,7 +26,11 @@ import Testing
     var stops: [Stop] = []
     for line in article[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
       if line.hasPrefix("## ") { break }
-      guard let match = line.wholeMatch(of: /\d+\. `([^`]+\.swift)`: (.*)/) else { continue }
+      guard line.contains(#/^\d+\. /#) else { continue }
+      // A numbered line that does not name its file as the list does is an error, not a skip.
+      guard let match = line.wholeMatch(of: /\d+\. `([^`]+\.swift)`: (.*)/) else {
+        throw WalkError.malformed(String(line))
+      }
       let functions = match.2.matches(of: /`([A-Za-z_$][A-Za-z0-9_$]*)`/).map { String($0.1) }
       stops.append(Stop(file: String(match.1), functions: functions))
     }

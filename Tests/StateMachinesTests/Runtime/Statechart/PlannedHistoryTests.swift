@@ -99,8 +99,8 @@ struct PlannedHistoryTests {
         if plannedResult != fullResult || planned.state != full.state || plannedLog.lines != fullLog.lines { return }
       }
       // The history records, as Codable keeps them.
-      let plannedRecords = planned.stateMachineDefinition.encodedState(of: planned._$stateMachineStorage).history
-      let fullRecords = full.stateMachineDefinition.encodedState(of: full._$stateMachineStorage).history
+      let plannedRecords = StateRestoring.encodedState(planned.stateMachineDefinition, of: planned._$stateMachineStorage).history
+      let fullRecords = StateRestoring.encodedState(full.stateMachineDefinition, of: full._$stateMachineStorage).history
       #expect(plannedRecords == fullRecords, "\(fired)")
     }
   }

@@ -11,9 +11,3 @@ public struct DeclaredInvoke: Sendable, Equatable, CustomStringConvertible {
   public var description: String { "\(id) in '\(state)'" }
 }
 
-extension StateMachineDefinition {
-  /// The definition's invokes, in declaration order (empty for an invalid definition).
-  public var invokes: [DeclaredInvoke] {
-    compiled.invocations.map { DeclaredInvoke(id: $0.id, state: stateName($0.state)) }
-  }
-}

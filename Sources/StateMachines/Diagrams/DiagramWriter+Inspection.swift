@@ -4,37 +4,12 @@
 import Foundation
 internal import StateMachinesNames
 
-extension StateMachineDefinition {
-  /// The definition's states, transitions (one per edge of ``dotDiagram(identifiers:)``, with
-  /// the same indexes), invokes and event names, for an inspector to draw and offer events.
-  public var inspectionDocument: InspectionDocument {
-    let invokes = compiled.invocations.map { InspectionDocument.Invoke(id: $0.id, state: Int($0.state)) }
-    switch compiled.engine {
-    case .flat:
-      let states = compiled.states.enumerated().map { index, name in
-        InspectionDocument.State(
-          index: index, path: name, name: name, kind: compiled.isFinal[index] ? "final" : "atomic", parent: nil,
-          initial: Int32(index) == compiled.initialStateIndex)
-      }
-      let transitions = flatInspectionEdges().enumerated().map { index, edge in
-        let declared = compiled.declaredTransitions[edge.declared]
-        return InspectionDocument.Transition(
-          index: index, event: eventName(declared.event), source: Int(edge.source),
-          targets: declared.to.map { [Int($0)] } ?? [], kind: declared.isInternal ? "internal" : "external",
-          guarded: declared.isGuarded, timeout: declared.timeout.map(inspectionSeconds),
-          notification: declared.notification?.rawValue)
-      }
-      return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: compiled.events)
-    case .statechart(let chart):
-      return statechartInspectionDocument(chart, invokes: invokes)
-    }
-  }
-
+extension DiagramWriter {
   /// A flat machine's edges in drawing order: each declared transition once per source state
   /// (-1: a wildcard's single edge from `*`).
-  func flatInspectionEdges() -> [(declared: Int, source: Int32)] {
+  static func flatInspectionEdges(_ definition: StateMachineDefinition<Model>) -> [(declared: Int, source: Int32)] {
     var edges: [(declared: Int, source: Int32)] = []
-    for (index, transition) in compiled.declaredTransitions.enumerated() {
+    for (index, transition) in definition.compiled.declaredTransitions.enumerated() {
       for source in transition.from ?? [-1] { edges.append((index, source)) }
     }
     return edges
@@ -42,9 +17,9 @@ extension StateMachineDefinition {
 
   /// The document index of the edge a flat machine drew for declared transition `declared`
   /// taken from `from` (a step record's transition).
-  func flatEdgeIndex(declared: Int, from: Int32) -> Int {
+  static func flatEdgeIndex(_ definition: StateMachineDefinition<Model>, declared: Int, from: Int32) -> Int {
     var index = 0
-    for (position, transition) in compiled.declaredTransitions.enumerated() {
+    for (position, transition) in definition.compiled.declaredTransitions.enumerated() {
       guard position < declared else {
         return index + (transition.from?.firstIndex(of: from) ?? 0)
       }
@@ -55,7 +30,7 @@ extension StateMachineDefinition {
 
   /// A statechart's document: the tree's nodes; its transitions, then its pseudostate edges (the
   /// joins' outgoing edges, then the junctions' paths), as `statechartDot` numbers them.
-  private func statechartInspectionDocument(
+  static func statechartInspectionDocument(_ definition: StateMachineDefinition<Model>,
     _ chart: Statechart<Model>, invokes: [InspectionDocument.Invoke]
   ) -> InspectionDocument {
     let tree = chart.tree
@@ -67,17 +42,17 @@ extension StateMachineDefinition {
       return InspectionDocument.State(
         index: Int(state), path: tree.paths[Int(state)],
         name: name.isEmpty ? StatePath.splitDeclaration(tree.paths[Int(state)]).name : name,
-        kind: Self.kindName(tree.kinds[Int(state)]), parent: tree.parents[Int(state)] >= 0 ? Int(tree.parents[Int(state)]) : nil,
+        kind: DiagramWriter.kindName(tree.kinds[Int(state)]), parent: tree.parents[Int(state)] >= 0 ? Int(tree.parents[Int(state)]) : nil,
         initial: initial.contains(state))
     }
     var transitions: [InspectionDocument.Transition] = []
     for transition in chart.transitions {
       let trigger =
         transition.source >= 0
-        ? compiled.triggers[Int(transition.source)].first { $0.event == transition.event } : nil
+        ? definition.compiled.triggers[Int(transition.source)].first { $0.event == transition.event } : nil
       transitions.append(
         InspectionDocument.Transition(
-          index: transitions.count, event: transition.event >= 0 ? eventName(transition.event) : nil,
+          index: transitions.count, event: transition.event >= 0 ? definition.eventName(transition.event) : nil,
           source: Int(transition.source), targets: transition.targets.map { Int($0) }, kind: transition.kind.rawValue,
           guarded: transition.guardBody != nil, timeout: trigger?.timeout.map(inspectionSeconds),
           notification: trigger?.notification?.rawValue))
@@ -88,7 +63,7 @@ extension StateMachineDefinition {
           index: transitions.count, event: nil, source: Int(edge.source), targets: [Int(edge.target)], kind: "external",
           guarded: edge.guarded))
     }
-    return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: compiled.events)
+    return InspectionDocument(states: states, transitions: transitions, invokes: invokes, events: definition.compiled.events)
   }
 
   /// The document's edges that selected transitions took: each declared transition, then the
@@ -96,7 +71,7 @@ extension StateMachineDefinition {
   /// ``inspectionDocument`` numbers them (the declared transitions, then
   /// `Statechart.pseudostateEdges`), so the inspector flashes the whole way taken.
   @usableFromInline
-  func inspectionEdges(_ selected: [Statechart<Model>.SelectedTransition], _ chart: Statechart<Model>) -> [Int32] {
+  static func inspectionEdges(_ definition: StateMachineDefinition<Model>, _ selected: [Statechart<Model>.SelectedTransition], _ chart: Statechart<Model>) -> [Int32] {
     // The number of the pseudostate edge from `source` (along junction path `path`; -1: a join's),
     // worked out only for a step through a junction or a join.
     func number(from source: Int32, path: Int32) -> Int32? {
@@ -120,7 +95,7 @@ extension StateMachineDefinition {
   }
 
   /// The document's name of a node kind.
-  private static func kindName(_ kind: StateTree.Kind) -> String {
+  static func kindName(_ kind: StateTree.Kind) -> String {
     switch kind {
     case .atomic: "atomic"
     case .compound: "compound"
@@ -134,7 +109,7 @@ extension StateMachineDefinition {
 }
 
 /// A duration in seconds, as the document gives timeouts.
-private func inspectionSeconds(_ duration: Duration) -> Double {
+func inspectionSeconds(_ duration: Duration) -> Double {
   let (seconds, attoseconds) = duration.components
   return Double(seconds) + Double(attoseconds) / 1e18
 }

@@ -2,19 +2,20 @@
 // active leaves' paths joined by `,`, bare names where unique, or a compound state whose defaults
 // are filled in. An illegal configuration is rejected and the machine keeps the one it has.
 
-extension StateMachineDefinition {
+@usableFromInline
+enum StateRestoring<Model: StateMachineObject> {
   /// The configuration a `state` string names, checked against S1.
   ///
   /// - Throws: ``StateMachineError/unknownState(_:)`` for a name or path that is not a state;
   ///   ``StateMachineError/illegalConfiguration(_:reason:)`` for two children of one compound
   ///   state, or a region of an active parallel state without an active state.
-  func configuration(parsing text: String, _ chart: Statechart<Model>) throws(StateMachineError) -> StateSet {
+  static func configuration(_ definition: StateMachineDefinition<Model>, parsing text: String, _ chart: Statechart<Model>) throws(StateMachineError) -> StateSet {
     var given: [Int32] = []
     // Split among the scalars: a name may start with a combining mark, which forms one
     // `Character` with the `,` before it.
     for component in text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false) {
       let name = String(Substring(component))
-      let index = compiled.stateTable.index(of: name) ?? stateIndex(resolving: name)
+      let index = definition.compiled.stateTable.index(of: name) ?? definition.stateIndex(resolving: name)
       guard index >= 0, !chart.tree.kinds[Int(index)].isPseudostate else { throw .unknownState(name) }
       given.append(index)
     }
@@ -25,14 +26,14 @@ extension StateMachineDefinition {
     }
     // The deepest given states enter their defaults.
     for state in given where !given.contains(where: { chart.tree.isDescendant($0, of: state) }) {
-      active.formUnion(defaultDescendants(of: state, chart))
+      active.formUnion(StateRestoring.defaultDescendants(definition, of: state, chart))
     }
-    try checkLegal(active, chart, text)
+    try StateRestoring.checkLegal(definition, active, chart, text)
     return active
   }
 
   /// The states a default entry of `state` enters below it (S9, S11).
-  func defaultDescendants(of state: Int32, _ chart: Statechart<Model>) -> StateSet {
+  static func defaultDescendants(_ definition: StateMachineDefinition<Model>, of state: Int32, _ chart: Statechart<Model>) -> StateSet {
     if chart.isCompound(state) {
       let local = Statechart<Model>.SelectedTransition(source: state, targets: chart.initial[Int(state)], kind: .local, actions: [])
       return chart.computeEntrySet([local], [:]).states
@@ -41,21 +42,21 @@ extension StateMachineDefinition {
     if chart.isParallel(state) {
       for region in chart.tree.stateChildren(of: state) {
         result.insert(region)
-        result.formUnion(defaultDescendants(of: region, chart))
+        result.formUnion(StateRestoring.defaultDescendants(definition, of: region, chart))
       }
     }
     return result
   }
 
   /// The configuration a machine starts in, without running anything.
-  func initialConfiguration(_ chart: Statechart<Model>) -> StateSet {
+  static func initialConfiguration(_ definition: StateMachineDefinition<Model>, _ chart: Statechart<Model>) -> StateSet {
     let initial = Statechart<Model>.SelectedTransition(source: -1, targets: chart.rootInitial, kind: .external, actions: [])
     return chart.computeEntrySet([initial], [:]).states
   }
 
   /// S1: exactly one top-level state, one child per active compound state, every region of an
   /// active parallel state.
-  func checkLegal(_ active: StateSet, _ chart: Statechart<Model>, _ text: String) throws(StateMachineError) {
+  static func checkLegal(_ definition: StateMachineDefinition<Model>, _ active: StateSet, _ chart: Statechart<Model>, _ text: String) throws(StateMachineError) {
     func check(_ parent: Int32) throws(StateMachineError) {
       let children = chart.tree.stateChildren(of: parent).filter { active.contains($0) }
       if parent == -1 || chart.isCompound(parent) {
@@ -79,75 +80,53 @@ extension StateMachineDefinition {
     try check(-1)
   }
 
-  /// Puts `model` into `state` without running callbacks: an explicit reset, which also ends a
-  /// termination unless `state` is final. For a statechart `state` names a configuration, as its
-  /// `state` string does (the active leaves, comma-separated), and history is kept. The triggers
-  /// of the old state are disarmed, those of the new one armed. Observation hooks may fire events: they run to
-  /// completion after the state is written.
-  ///
-  /// - Throws: ``StateMachineError/unknownState(_:)`` or
-  ///   ``StateMachineError/illegalConfiguration(_:reason:)``, or ``StateMachineError/busy(_:)``
-  ///   when called while the machine runs a step (from one of its callbacks, say). The machine is
-  ///   then unchanged.
-  public func restore(_ state: String, on model: Model) throws(StateMachineError) {
-    // Resolved before anything changes: a bad name leaves the machine as it is.
-    switch compiled.engine {
-    case .flat:
-      guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
-      try restore(state, model) { restoreFlat(index, model) }
-    case .statechart(let chart):
-      let active = try configuration(parsing: state, chart)
-      try restore(state, model) { restoreChart(active, chart, model) }
-    }
-  }
-
   /// Takes the machine, disarms the old state's triggers, `write`s the resolved state (which
   /// answers the active states and whether it terminated), arms the new triggers and runs what
   /// the Observation hooks queued.
-  private func restore(
+  static func replaceState(_ definition: StateMachineDefinition<Model>,
     _ state: String, _ model: Model, write: () -> (active: [Int32], terminated: Bool)
   ) throws(StateMachineError) {
     // P13: a store-managed object changes state only through its store's steps.
-    let outsideStore = locked(model) {
+    let outsideStore = definition.locked(model) {
       let storage = model._$stateMachineStorage
       return storage.slowPathFlags & StateMachineStorage.storeManagedFlag != 0 && storage.extras?.storeRecorder == nil
     }
     if outsideStore {
-      trace("restoreState('\(state)') refused: the object is store-managed (P13)")
+      definition.trace("restoreState('\(state)') refused: the object is store-managed (P13)")
       throw .storeManaged(event: "restoreState")
     }
-    guard case .taken = RunLoop.admit(self, model, whileBusy: {}) else {
-      trace("restoreState('\(state)') rejected: the machine is running a step")
+    guard case .taken = RunLoop.admit(definition, model, whileBusy: {}) else {
+      definition.trace("restoreState('\(state)') rejected: the machine is running a step")
       throw .busy("restoreState")
     }
-    let before = activeStateIndices(model)
-    Triggers.disarm(self, model)
+    let before = definition.activeStateIndices(model)
+    Triggers.disarm(definition, model)
     let (active, terminated) = write()
-    if !terminated { for member in active { Triggers.arm(self, member, model, entering: .restoreState) } }
-    Inspection.recordReset(self, exited: before.reversed(), entered: active, model)
-    if RunLoop.endRun(self, model, event: -1) { throw limitError(-1) }
+    if !terminated { for member in active { Triggers.arm(definition, member, model, entering: .restoreState) } }
+    Inspection.recordReset(definition, exited: before.reversed(), entered: active, model)
+    if RunLoop.endRun(definition, model, event: -1) { throw definition.limitError(-1) }
   }
 
   /// Writes a flat machine's state `index`.
-  private func restoreFlat(_ index: Int32, _ model: Model) -> (active: [Int32], terminated: Bool) {
-    let terminated = compiled.isFinal[Int(index)]
+  static func restoreFlat(_ definition: StateMachineDefinition<Model>, _ index: Int32, _ model: Model) -> (active: [Int32], terminated: Bool) {
+    let terminated = definition.compiled.isFinal[Int(index)]
     model._$stateMachineWillChangeState()
-    locked(model) {
+    definition.locked(model) {
       model._$stateMachineStorage.stateIndex = index
       model._$stateMachineStorage.isTerminated = terminated
     }
-    clearStartFlags(model)
+    StateRestoring.clearStartFlags(definition, model)
     model._$stateMachineDidChangeState()
     return ([index], terminated)
   }
 
   /// Writes a statechart's `active` states, every one freshly entered (new entry serials), its
   /// history kept.
-  private func restoreChart(_ active: StateSet, _ chart: Statechart<Model>, _ model: Model)
+  static func restoreChart(_ definition: StateMachineDefinition<Model>, _ active: StateSet, _ chart: Statechart<Model>, _ model: Model)
     -> (active: [Int32], terminated: Bool)
   {
     let members = active.members
-    var configuration = StatechartEngine.chartConfiguration(self, model, chart)
+    var configuration = StatechartEngine.chartConfiguration(definition, model, chart)
     configuration.active = active
     configuration.arrivals = [:]
     configuration.entrySerial = [:]
@@ -156,15 +135,15 @@ extension StateMachineDefinition {
       configuration.entrySerial[member] = configuration.serial
     }
     let terminated = members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
-    locked(model) { model._$stateMachineStorage.isTerminated = false }
-    clearStartFlags(model)
-    StatechartEngine.writeChart(self, configuration, chart, terminated: terminated, model)
+    definition.locked(model) { model._$stateMachineStorage.isTerminated = false }
+    StateRestoring.clearStartFlags(definition, model)
+    StatechartEngine.writeChart(definition, configuration, chart, terminated: terminated, model)
     return (members, terminated)
   }
 
   /// A restored machine has started: nothing is left to enter.
-  private func clearStartFlags(_ model: Model) {
-    locked(model) {
+  static func clearStartFlags(_ definition: StateMachineDefinition<Model>, _ model: Model) {
+    definition.locked(model) {
       model._$stateMachineStorage.set(StateMachineStorage.unstartedFlag | StateMachineStorage.restoredFlag, false)
     }
   }
@@ -175,18 +154,18 @@ extension StateMachineDefinition {
   /// in a state that is not final (by a terminating transition, which the state alone does not
   /// tell), and the history records by path (`nil` when the machine has no history, or nothing
   /// was recorded).
-  func encodedState(of storage: StateMachineStorage) -> (state: String, terminatedEarly: Bool, history: [String: [String]]?) {
-    switch compiled.engine {
+  static func encodedState(_ definition: StateMachineDefinition<Model>, of storage: StateMachineStorage) -> (state: String, terminatedEarly: Bool, history: [String: [String]]?) {
+    switch definition.compiled.engine {
     case .flat:
       let index = storage.stateIndex
-      return (stateName(index), storage.isTerminated && !isFinalState(index), nil)
+      return (definition.stateName(index), storage.isTerminated && !definition.isFinalState(index), nil)
     case .statechart(let chart):
-      let (state, history) = encodedChartState(of: storage, chart)
+      let (state, history) = StateRestoring.encodedChartState(definition, of: storage, chart)
       return (state, false, history)
     }
   }
 
-  private func encodedChartState(of storage: StateMachineStorage, _ chart: Statechart<Model>)
+  static func encodedChartState(_ definition: StateMachineDefinition<Model>, of storage: StateMachineStorage, _ chart: Statechart<Model>)
     -> (state: String, history: [String: [String]]?)
   {
     var configuration = storage.extras?.chart
@@ -195,7 +174,7 @@ extension StateMachineDefinition {
       derived.active = chart.activeStates(leaf: storage.stateIndex)
       configuration = derived
     }
-    let active = configuration?.active ?? initialConfiguration(chart)
+    let active = configuration?.active ?? StateRestoring.initialConfiguration(definition, chart)
     var history: [String: [String]]?
     if let records = configuration?.history, !records.isEmpty {
       history = Dictionary(
@@ -203,33 +182,33 @@ extension StateMachineDefinition {
           (chart.tree.paths[Int(record.key)], record.value.map { chart.tree.paths[Int($0)] })
         })
     }
-    return (StatechartEngine.stateString(self, active, chart), history)
+    return (StatechartEngine.stateString(definition, active, chart), history)
   }
 
   /// Storage decoded from a `state` string and history records; throws a message for a state or
   /// configuration the definition does not have.
-  func decodedStorage(state: String, history: [String: [String]]?, terminated: Bool) throws(StateMachineError)
+  static func decodedStorage(_ definition: StateMachineDefinition<Model>, state: String, history: [String: [String]]?, terminated: Bool) throws(StateMachineError)
     -> StateMachineStorage
   {
-    switch compiled.engine {
+    switch definition.compiled.engine {
     case .flat:
-      guard let index = compiled.stateTable.index(of: state) else { throw .unknownState(state) }
-      return StateMachineStorage(self, state: index, terminated: terminated, restored: true)
+      guard let index = definition.compiled.stateTable.index(of: state) else { throw .unknownState(state) }
+      return StateMachineStorage(definition, state: index, terminated: terminated, restored: true)
     case .statechart(let chart):
-      return try decodedChartStorage(state: state, history: history, terminated: terminated, chart)
+      return try StateRestoring.decodedChartStorage(definition, state: state, history: history, terminated: terminated, chart)
     }
   }
 
-  private func decodedChartStorage(
+  static func decodedChartStorage(_ definition: StateMachineDefinition<Model>,
     state: String, history: [String: [String]]?, terminated: Bool, _ chart: Statechart<Model>
   ) throws(StateMachineError) -> StateMachineStorage {
     var configuration = ChartConfiguration(capacity: chart.count)
-    configuration.active = try self.configuration(parsing: state, chart)
+    configuration.active = try StateRestoring.configuration(definition, parsing: state, chart)
     for (path, recorded) in history ?? [:] {
-      let node = compiled.stateTable.index(of: path) ?? -1
+      let node = definition.compiled.stateTable.index(of: path) ?? -1
       guard node >= 0, chart.isHistory(node) else { throw .unknownState(path) }
       configuration.history[node] = try recorded.map { recordedPath throws(StateMachineError) in
-        guard let index = compiled.stateTable.index(of: recordedPath), chart.tree.isDescendant(index, of: chart.tree.parents[Int(node)])
+        guard let index = definition.compiled.stateTable.index(of: recordedPath), chart.tree.isDescendant(index, of: chart.tree.parents[Int(node)])
         else { throw .unknownState(recordedPath) }
         return index
       }
@@ -239,6 +218,7 @@ extension StateMachineDefinition {
       configuration.entrySerial[member] = configuration.serial
     }
     let isFinal = configuration.active.members.contains { chart.kind($0) == .final && chart.tree.parents[Int($0)] == -1 }
-    return StateMachineStorage(self, configuration: configuration, terminated: terminated || isFinal)
+    return StateMachineStorage(definition, configuration: configuration, terminated: terminated || isFinal)
   }
 }
+
