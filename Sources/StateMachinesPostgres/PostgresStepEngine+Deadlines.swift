@@ -51,7 +51,7 @@ extension PostgresStepEngine {
       }
       return consumed
     }
-    for step in written { step?.step?.committed() }
+    for step in written { step?.committed() }
     return written.count
   }
 
@@ -100,17 +100,13 @@ extension PostgresStepEngine {
     async throws(StateMachineStoreError) -> Consumed
   {
     guard let row = try await lockRow(connection, key) else { return Consumed(written: nil) }
-    // P12: a deadline naming an event the definition no longer has is parked, not dropped.
-    guard definition.hasEvent(event) else { throw .rejected(.unknownEvent(event)) }
-    let (model, loaded) = try lockedObject(row, key)
-    let step: StoreStep
-    do {
-      step = try definition.storeStep(event, payload: nil, on: model)
-    } catch {
-      // P11: guards false (or any refusal): consumed, nothing happens.
-      if case .rejected = error { return Consumed(written: nil) }
-      throw error
+    var loaded: PostgresBindings?
+    let taken = try StoreDeadlineFiring.step(definition, event) { () throws(StateMachineStoreError) in
+      let (model, columns) = try lockedObject(row, key)
+      loaded = columns
+      return model
     }
+    guard let (step, model) = taken else { return Consumed(written: nil) }
     return Consumed(
       written: try await write(connection, step, model, key, cause: .timeout, requestID: nil, dueAt: dueAt, loaded: loaded))
   }
@@ -120,12 +116,7 @@ extension PostgresStepEngine {
   private func retry(_ connection: PostgresConnection, _ id: Int64, after error: StateMachineStoreError)
     async throws(StateMachineStoreError)
   {
-    var parkNow = false
-    switch error {
-    case .unknownStoredState, .rejected: parkNow = true
-    case .callbackFailed: break
-    default: throw error
-    }
+    let parkNow = try StoreDeadlineFiring.parksAtOnce(after: error)
     var statement = PostgresStatement()
     let due = plus(now(&statement), configuration.backoff, &statement)
     statement.sql = """
@@ -168,7 +159,7 @@ extension PostgresStepEngine {
       }
       return written
     }
-    for step in written { step.step?.committed() }
+    for step in written { step.committed() }
     return written.count
   }
 }

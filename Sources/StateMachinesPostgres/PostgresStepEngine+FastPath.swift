@@ -103,7 +103,7 @@ extension PostgresStepEngine {
     try definition.load(after, into: model, id: key)
     let transition = CompletedTransition(from: before, event: plan.event, to: after.state, payload: payload)
     let fired = Fired(model: model, from: before, to: after.state, version: after.version, transitions: [transition])
-    return Written(step: nil, fired: fired)
+    return Written(fired: fired)
   }
 }
 #endif

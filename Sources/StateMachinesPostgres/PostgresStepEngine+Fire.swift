@@ -46,7 +46,7 @@ extension PostgresStepEngine {
           connection, event, key: key, payload: payload, requestID: options.requestID,
           noWait: noWait, expected: expectedVersion, on: onObject, fast: false, locked: lockRows)
       }
-      written.step?.committed()
+      written.committed()
       return written.fired
     }
   }
@@ -133,7 +133,7 @@ extension PostgresStepEngine {
     let fired = Fired(
       model: try fresh(row, key), from: first.3, to: last.4, version: last.2, transitions: transitions,
       replayed: true)
-    return Written(step: nil, fired: fired)
+    return Written(fired: fired)
   }
 
   /// Puts the row into `state` without callbacks: one history row, deadlines re-armed.
@@ -144,7 +144,7 @@ extension PostgresStepEngine {
       let step = try self.definition.storeRestore(state, on: model)
       return try await self.write(connection, step, model, key, cause: .restore, requestID: nil, dueAt: nil)
     }
-    written.step?.committed()
+    written.committed()
   }
 }
 #endif

@@ -11,7 +11,7 @@ import StateMachines
 extension PostgresStepEngine {
   /// Registers the handler of an outbox topic.
   func handle(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void) {
-    lock.withLock { handlers[topic] = handler }
+    outbox.handle(topic, handler)
   }
 
   /// Delivers up to `limit` due messages; returns how many were delivered.
@@ -29,14 +29,7 @@ extension PostgresStepEngine {
     let claiming = claim
     let rows = try await read("") { connection throws(StateMachineStoreError) in try await run(connection, claiming, key: "") }
     let claimed = try PostgresStoreFailure.sync("") { try rows.map(Self.message).sorted { $0.id < $1.id } }
-    var delivered = 0
-    for message in claimed {
-      var failure: String?
-      if let handler = lock.withLock({ handlers[message.topic] }) {
-        do { try await handler(message) } catch { failure = "\(error)" }
-      } else {
-        failure = "no handler for topic '\(message.topic)'"
-      }
+    return try await outbox.deliver(claimed) { message, failure async throws(StateMachineStoreError) in
       var done = PostgresStatement()
       if let failure {
         let retryAt = plus(self.now(&done), configuration.backoff, &done)
@@ -51,9 +44,7 @@ extension PostgresStepEngine {
       _ = try await read(message.entityID) { connection throws(StateMachineStoreError) in
         try await run(connection, statement, key: message.entityID)
       }
-      if failure == nil { delivered += 1 }
     }
-    return delivered
   }
 
   /// A message from a row of `id, entity_id, version, topic, payload::text, attempts`.

@@ -28,7 +28,7 @@ extension PostgresStepEngine {
     requestID: UUID?, dueAt: Date?, loaded: PostgresBindings? = nil
   ) async throws(StateMachineStoreError) -> Written {
     let binds = try PostgresStoreFailure.sync(key) { try mapping.bindings(model) }
-    let messages = try configuration.outboxMessages(for: step, model: model, key: key)
+    let rows = try StoreStepRows(step, model: model, key: key, configuration: configuration)
     let idType = try await idType(connection)
     let ownColumnsChanged = binds != loaded
     var statement = ownColumnsChanged ? PostgresStatement(applicationBinds: binds) : PostgresStatement()
@@ -45,26 +45,25 @@ extension PostgresStepEngine {
          WHERE \(filter) AND sm_version = \(statement.bind(step.before.version)) RETURNING sm_version)
       """
     ]
-    let writesHistory = configuration.history && !step.transitions.isEmpty
-    if writesHistory || !step.exited.isEmpty || !step.armed.isEmpty || !messages.isEmpty {
+    if !rows.history.isEmpty || !rows.exited.isEmpty || !rows.armed.isEmpty || !rows.messages.isEmpty {
       let row = (machine: statement.bind(table.machine), entity: statement.bind(key))
-      if writesHistory {
-        parts.append(try historyRows(step, row, cause: cause, requestID: requestID, dueAt: dueAt, &statement, key))
+      if !rows.history.isEmpty {
+        parts.append(historyRows(rows.history, row, cause: cause, requestID: requestID, dueAt: dueAt, &statement))
       }
-      if !step.exited.isEmpty {
+      if !rows.exited.isEmpty {
         parts.append(
           """
           disarmed AS (
             DELETE FROM sm_deadlines WHERE machine = \(row.machine) AND entity_id = \(row.entity)
-               AND state = ANY(\(statement.bind(step.exited))) AND EXISTS (SELECT 1 FROM moved))
+               AND state = ANY(\(statement.bind(rows.exited))) AND EXISTS (SELECT 1 FROM moved))
           """)
       }
-      if !step.armed.isEmpty {
+      if !rows.armed.isEmpty {
         let armed = deadlineRows(step, row, &statement, from: "moved")
         parts.append("armed AS (\(armed))")
       }
-      if !messages.isEmpty {
-        parts.append(outboxRows(messages, row, &statement))
+      if !rows.messages.isEmpty {
+        parts.append(outboxRows(rows.messages, row, &statement))
       }
     }
     statement.sql = "WITH " + parts.joined(separator: ",\n") + "\nSELECT sm_version FROM moved"
@@ -73,35 +72,25 @@ extension PostgresStepEngine {
       throw .conflict(
         id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
     }
-    try await wakeSchedulers(connection, armed: step.armed.map(\.delay), messages: messages.count, key: key)
+    try await wakeSchedulers(connection, armed: rows.armed.map(\.delay), messages: rows.messages.count, key: key)
     crashPoint(.afterWrite)
-    let fired = Fired(
-      model: model, from: step.before.state, to: step.after.state, version: step.after.version,
-      transitions: step.transitions)
-    return Written(step: step, fired: fired)
+    return Written(step, model)
   }
 
-  /// The CTE of the step's history rows, one per microstep (P2), each with the step's request id
+  /// The CTE of the step's history rows (P2; ``StoreStepRows``), each with the step's request id
   /// (P6).
   private func historyRows(
-    _ step: StoreStep, _ row: (machine: String, entity: String), cause: StoredTransition.Cause, requestID: UUID?,
-    dueAt: Date?, _ statement: inout PostgresStatement, _ key: String
-  ) throws(StateMachineStoreError) -> String {
+    _ history: [StoreStepRows.History], _ row: (machine: String, entity: String), cause: StoredTransition.Cause,
+    requestID: UUID?, dueAt: Date?, _ statement: inout PostgresStatement
+  ) -> String {
     let at = clock.isDatabase ? "clock_timestamp()" : statement.bind(clock.now)
     let causeValue = statement.bind(cause.rawValue)
     let request = "CAST(\(statement.bind(requestID)) AS uuid)"
     let due = "CAST(\(statement.bind(dueAt)) AS timestamptz)"
-    var rows: [String] = []
-    var version = step.before.version
-    for transition in step.transitions {
-      version += 1
-      let payload = try PostgresStoreFailure.sync(key) {
-        try (transition.payload as? any Encodable).map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-      }
-      rows.append(
-        "(\(row.machine), \(row.entity), \(statement.bind(version)), \(statement.bind(transition.event)), "
-          + "\(statement.bind(transition.from)), \(statement.bind(transition.to)), \(causeValue), "
-          + "CAST(\(statement.bind(payload)) AS json), \(request), \(due), \(at))")
+    let rows = history.map { entry in
+      "(\(row.machine), \(row.entity), \(statement.bind(entry.version)), \(statement.bind(entry.event)), "
+        + "\(statement.bind(entry.from)), \(statement.bind(entry.to)), \(causeValue), "
+        + "CAST(\(statement.bind(entry.payload)) AS json), \(request), \(due), \(at))"
     }
     return """
       history AS (

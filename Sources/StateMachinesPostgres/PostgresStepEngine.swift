@@ -24,7 +24,7 @@ import StateMachines
 
 /// The steps of one PostgreSQL store: reads, the transaction and its writes.
 ///
-/// `@unchecked Sendable`: its `var`s (the outbox handlers, the crash hook, the cached id type and
+/// `@unchecked Sendable`: its `var`s (the crash hook, the cached id type and
 /// lock statements) are read and written only under `lock`; every other property is a `let` of a
 /// `Sendable` value.
 final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _StoreEngine, @unchecked Sendable {
@@ -38,7 +38,8 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   /// When a step wakes sleeping schedulers with `NOTIFY` (Persistence §7).
   let notifications: PostgresNotifications
   let lock = NSLock()
-  var handlers: [String: @Sendable (OutboxMessage) async throws -> Void] = [:]
+  /// The outbox handlers and their delivery loop (the core's, as for every SQL store).
+  let outbox = StoreOutboxDelivery()
   var crashHook: (@Sendable (PostgresStoreCrashPoint) -> Void)?
   /// The SQL type of the id column, read from the catalog on first use.
   private var cachedIDType: String?
@@ -69,13 +70,9 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
     self.logger = logger
   }
 
-  /// A step that was written, with its work for after the commit. `@unchecked Sendable` for its
-  /// model, made in the step's transaction and handed back to the task that awaits it
-  /// (`_StoreHandOff` says why that is sound).
-  struct Written: @unchecked Sendable {
-    let step: StoreStep?
-    let fired: Fired<Model>
-  }
+  /// A step that was written, with its work for after the commit (the core's, as for every SQL
+  /// store).
+  typealias Written = StoreWrittenStep<Model>
 
   func crashPoint(_ point: PostgresStoreCrashPoint) {
     lock.withLock { crashHook }?(point)

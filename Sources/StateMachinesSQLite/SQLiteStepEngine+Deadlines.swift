@@ -39,7 +39,7 @@ extension SQLiteStepEngine {
       }
       return consumed
     }
-    for step in written { step?.step?.committed() }
+    for step in written { step?.committed() }
     return written.count
   }
 
@@ -86,18 +86,11 @@ extension SQLiteStepEngine {
   private func fire(_ db: Database, _ event: String, key: String, dueAt: Date) throws(StateMachineStoreError)
     -> Consumed
   {
-    guard let row = try fetchRow(db, key) else { return Consumed(written: nil) }
-    // P12: a deadline naming an event the definition no longer has is parked, not dropped.
-    guard definition.hasEvent(event) else { throw .rejected(.unknownEvent(event)) }
-    let model = try fresh(row, key)
-    let step: StoreStep
-    do {
-      step = try definition.storeStep(event, payload: nil, on: model)
-    } catch {
-      // P11: guards false (or any refusal): consumed, nothing happens.
-      if case .rejected = error { return Consumed(written: nil) }
-      throw error
-    }
+    guard let row = try fetchRow(db, key),
+      let (step, model) = try StoreDeadlineFiring.step(definition, event, on: { () throws(StateMachineStoreError) in
+        try fresh(row, key)
+      })
+    else { return Consumed(written: nil) }
     return Consumed(written: try write(db, step, model, key, cause: .timeout, requestID: nil, dueAt: dueAt))
   }
 
@@ -106,12 +99,7 @@ extension SQLiteStepEngine {
   private func retry(_ db: Database, _ id: Int64, after error: StateMachineStoreError, now: Date)
     throws(StateMachineStoreError)
   {
-    var parkNow = false
-    switch error {
-    case .unknownStoredState, .rejected: parkNow = true
-    case .callbackFailed: break
-    default: throw error
-    }
+    let parkNow = try StoreDeadlineFiring.parksAtOnce(after: error)
     try SQLiteStoreFailure.database("") {
       try db.execute(
         sql: "UPDATE sm_deadlines SET attempts = attempts + 1, last_error = ?, due_at = ?, "
@@ -151,7 +139,7 @@ extension SQLiteStepEngine {
         return try self.write(db, step, model, key, cause: .migration, requestID: nil, dueAt: nil)
       }
     }
-    for step in written { step.step?.committed() }
+    for step in written { step.committed() }
     return written.count
   }
 }

@@ -24,8 +24,9 @@ extension SQLiteStepEngine {
   {
     try definition.load(step.after, into: model, id: key)
     let now = clock.now.storeMilliseconds
-    try insertHistory(db, step, key, cause: .event, requestID: requestID, dueAt: nil, now: now)
-    let history = configuration.history ? db.lastInsertedRowID : nil
+    let history = configuration.history ? try StoreStepRows.history(of: step) : []
+    try insertHistory(db, history, key, cause: .event, requestID: requestID, dueAt: nil, now: now)
+    let inserted = history.isEmpty ? nil : db.lastInsertedRowID
     do throws(StateMachineStoreError) {
       try SQLiteStoreFailure.database(key) {
         try db.cached(
@@ -33,14 +34,11 @@ extension SQLiteStepEngine {
       }
       try checkWritten(db, step, key)
     } catch {
-      if let history { try? db.execute(sql: "DELETE FROM sm_transitions WHERE rowid = ?", arguments: [history]) }
+      if let inserted { try? db.execute(sql: "DELETE FROM sm_transitions WHERE rowid = ?", arguments: [inserted]) }
       throw error
     }
     crashPoint(.afterWrite)
-    let fired = Fired(
-      model: model, from: step.before.state, to: step.after.state, version: step.after.version,
-      transitions: step.transitions)
-    return Written(step: step, fired: fired)
+    return Written(step, model)
   }
 }
 #endif

@@ -30,7 +30,7 @@ extension SQLiteStepEngine {
           db, event, key: key, payload: payload, requestID: options.requestID, expected: expectedVersion,
           on: object.value)
       }
-      written.step?.committed()
+      written.committed()
       return written.fired
     }
   }
@@ -127,7 +127,7 @@ extension SQLiteStepEngine {
     let fired = Fired(
       model: try fresh(row, key), from: first["from_state"], to: last["to_state"], version: last["version"],
       transitions: transitions, replayed: true)
-    return Written(step: nil, fired: fired)
+    return Written(fired: fired)
   }
 
   /// Writes a step, everything in the open transaction: the row by compare-and-set on the
@@ -138,7 +138,7 @@ extension SQLiteStepEngine {
     dueAt: Date?
   ) throws(StateMachineStoreError) -> Written {
     let columns = try SQLiteStoreFailure.database(key) { try mapping.columns(model) }
-    let messages = try configuration.outboxMessages(for: step, model: model, key: key)
+    let rows = try StoreStepRows(step, model: model, key: key, configuration: configuration)
     let now = clock.now.storeMilliseconds
     try SQLiteStoreFailure.database(key) {
       let owned = columns.keys.filter { $0 != table.idColumn }.sorted()
@@ -149,11 +149,11 @@ extension SQLiteStepEngine {
       try db.cached(updateSQL(owned), arguments)
     }
     try checkWritten(db, step, key)
-    try insertHistory(db, step, key, cause: cause, requestID: requestID, dueAt: dueAt, now: now)
-    try disarm(db, step.exited.filter(timedStates.contains), key)
+    try insertHistory(db, rows.history, key, cause: cause, requestID: requestID, dueAt: dueAt, now: now)
+    try disarm(db, rows.exited.filter(timedStates.contains), key)
     try arm(db, step, key)
     try SQLiteStoreFailure.database(key) {
-      for message in messages {
+      for message in rows.messages {
         try db.cached(
           "INSERT INTO sm_outbox (machine, entity_id, version, topic, payload, available_at, created_at) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -164,10 +164,7 @@ extension SQLiteStepEngine {
       }
     }
     crashPoint(.afterWrite)
-    let fired = Fired(
-      model: model, from: step.before.state, to: step.after.state, version: step.after.version,
-      transitions: step.transitions)
-    return Written(step: step, fired: fired)
+    return Written(step, model)
   }
 
   /// The compare-and-set `UPDATE` of the object's own columns `owned` (sorted) and the machine
@@ -193,24 +190,17 @@ extension SQLiteStepEngine {
       id: key, expectedVersion: step.before.version, currentVersion: current.version, currentState: current.state)
   }
 
-  /// One history row per microstep of `step`, numbered from its version before (P2), when the
-  /// configuration keeps history.
+  /// The step's history rows (P2; ``StoreStepRows``), each with the step's cause and request id.
   func insertHistory(
-    _ db: Database, _ step: StoreStep, _ key: String, cause: StoredTransition.Cause, requestID: UUID?, dueAt: Date?,
-    now: Int64
+    _ db: Database, _ history: [StoreStepRows.History], _ key: String, cause: StoredTransition.Cause,
+    requestID: UUID?, dueAt: Date?, now: Int64
   ) throws(StateMachineStoreError) {
-    guard configuration.history else { return }
     try SQLiteStoreFailure.database(key) {
-      var version = step.before.version
-      for transition in step.transitions {
-        version += 1
-        let payload = try (transition.payload as? any Encodable).map {
-          String(decoding: try JSONEncoder().encode($0), as: UTF8.self)
-        }
+      for row in history {
         try db.cached(
           SQLiteMachineTable.insertHistorySQL,
           [
-            table.machine, key, version, transition.event, transition.from, transition.to, cause.rawValue, payload,
+            table.machine, key, row.version, row.event, row.from, row.to, cause.rawValue, row.payload,
             requestID?.uuidString, dueAt?.storeMilliseconds, now,
           ])
       }
@@ -251,7 +241,7 @@ extension SQLiteStepEngine {
       let step = try self.definition.storeRestore(state, on: model)
       return try self.write(db, step, model, key, cause: .restore, requestID: nil, dueAt: nil)
     }
-    written.step?.committed()
+    written.committed()
   }
 }
 #endif

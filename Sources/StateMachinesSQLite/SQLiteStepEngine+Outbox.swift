@@ -11,7 +11,7 @@ import StateMachines
 extension SQLiteStepEngine {
   /// Registers the handler of an outbox topic.
   func handle(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void) {
-    lock.withLock { handlers[topic] = handler }
+    outbox.handle(topic, handler)
   }
 
   /// Delivers up to `limit` due messages; returns how many were delivered.
@@ -31,20 +31,12 @@ extension SQLiteStepEngine {
         ).map(Self.message).sorted { $0.id < $1.id }
       }
     }
-    var delivered = 0
-    for message in claimed {
-      var failure: String?
-      if let handler = lock.withLock({ handlers[message.topic] }) {
-        do { try await handler(message) } catch { failure = "\(error)" }
-      } else {
-        failure = "no handler for topic '\(message.topic)'"
-      }
+    return try await outbox.deliver(claimed) { message, failure async throws(StateMachineStoreError) in
       let retryAt = (clock.now + configuration.backoff.storeSeconds).storeMilliseconds
       let maxAttempts = configuration.maxAttempts
-      let outcome = failure
       try await transaction(key: message.entityID) { db throws(StateMachineStoreError) in
         try SQLiteStoreFailure.database(message.entityID) {
-          if let failure = outcome {
+          if let failure {
             try db.execute(
               sql: "UPDATE sm_outbox SET last_error = ?, available_at = ?, parked = (attempts >= ?) WHERE id = ?",
               arguments: [failure, retryAt, maxAttempts, message.id])
@@ -53,9 +45,7 @@ extension SQLiteStepEngine {
           }
         }
       }
-      if failure == nil { delivered += 1 }
     }
-    return delivered
   }
 }
 #endif

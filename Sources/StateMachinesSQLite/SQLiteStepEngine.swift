@@ -23,7 +23,7 @@ import StateMachines
 
 /// The steps of one SQLite store: reads, the transaction and its writes.
 ///
-/// `@unchecked Sendable`: its `var`s (the outbox handlers, the crash hook, the cached `UPDATE`s)
+/// `@unchecked Sendable`: its `var`s (the crash hook, the cached `UPDATE`s)
 /// are read and written only under `lock`; every other property is a `let` of a `Sendable` value.
 final class SQLiteStepEngine<Model: StateMachineObject & SendableMetatype>: _StoreEngine, @unchecked Sendable {
   let writer: any DatabaseWriter
@@ -36,7 +36,8 @@ final class SQLiteStepEngine<Model: StateMachineObject & SendableMetatype>: _Sto
   /// deadline rows, so a step that leaves no timed state runs no `DELETE` (P8).
   let timedStates: Set<String>
   let lock = NSLock()
-  var handlers: [String: @Sendable (OutboxMessage) async throws -> Void] = [:]
+  /// The outbox handlers and their delivery loop (the core's, as for every SQL store).
+  let outbox = StoreOutboxDelivery()
   var crashHook: (@Sendable (StoreCrashPoint) -> Void)?
   /// The full path's `UPDATE`s by the object's own columns, built once per set of columns.
   var updateStatements: [[String]: String] = [:]
@@ -55,13 +56,9 @@ final class SQLiteStepEngine<Model: StateMachineObject & SendableMetatype>: _Sto
       definition.states.filter { !definition.timeoutEvents(of: $0).isEmpty }.compactMap(definition.storedName(of:)))
   }
 
-  /// A step that was written, with its work for after the commit. `@unchecked Sendable` for its
-  /// model, made in the step's transaction and handed back to the task that awaits it
-  /// (`_StoreHandOff` says why that is sound).
-  struct Written: @unchecked Sendable {
-    let step: StoreStep?
-    let fired: Fired<Model>
-  }
+  /// A step that was written, with its work for after the commit (the core's, as for every SQL
+  /// store).
+  typealias Written = StoreWrittenStep<Model>
 
   func crashPoint(_ point: StoreCrashPoint) {
     lock.withLock { crashHook }?(point)
