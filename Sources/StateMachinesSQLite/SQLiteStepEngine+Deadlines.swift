@@ -43,10 +43,8 @@ extension SQLiteStepEngine {
     return written.count
   }
 
-  /// The outcome of one consumed deadline: the step it wrote, or `nil` when the machine refused it.
-  struct Consumed {
-    let written: Written?
-  }
+  /// The outcome of one consumed deadline (the core's, as for every SQL store).
+  typealias Consumed = StoreDeadlineFiring.Consumed<Model>
 
   /// Consumes and fires one deadline in a savepoint (P10, P11); `nil` when it was gone (a
   /// concurrent exit deleted it) or was put back to be retried or parked.

@@ -4,6 +4,15 @@
 /// The decisions of a scheduler pass about one deadline it consumed: the step the deadline's event
 /// takes (P10, P11), and what becomes of a deadline whose step failed (P11, P12).
 package enum StoreDeadlineFiring {
+  /// The outcome of one consumed deadline: the step it wrote, or `nil` when the machine refused it.
+  package struct Consumed<Model: StateMachineObject>: Sendable {
+    package let written: StoreWrittenStep<Model>?
+
+    package init(written: StoreWrittenStep<Model>?) {
+      self.written = written
+    }
+  }
+
   /// The step `event` takes on the object `load` makes from the row, or `nil` when the machine
   /// refuses it (guards false, or any refusal: the deadline is consumed and nothing happens, P11).
   /// An event the definition no longer has throws `.rejected(.unknownEvent)`, so that the deadline
