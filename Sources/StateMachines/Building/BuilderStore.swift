@@ -88,6 +88,8 @@ final class BuilderStore<Model> {
   var matchesEventsByPrefix = false
   var log: StateMachineLog?
   var postsStateNotifications = false
+  /// Whether this is a skeleton for the path explorer (``skeleton(guards:junctionGuards:taken:)``).
+  var isSkeleton = false
 
   /// Names declared twice in one scope with different kinds (N6), reported when compiling: the
   /// path as written, the node declared first, and which call to ``declare(_:kind:in:)`` conflicts.
@@ -167,6 +169,71 @@ final class BuilderStore<Model> {
   func declareAnonymousRegion(in parallel: Int) -> Int {
     nodes.append(DeclaredNode(name: "", scope: parallel, parentPath: nil, kind: .state))
     return nodes.count - 1
+  }
+
+  /// The same states and transitions for a machine of another type, with the code replaced: each
+  /// transition's guard by `guards(index, spec)` (`index` in ``transitions``, whose repeats are
+  /// dropped), each junction path's by `junctionGuards(node, path)`, each transition's action by
+  /// one that calls `taken(index)`. Other code that shapes the machine (initial and default
+  /// actions) becomes code that does nothing; callbacks, entry and exit actions and observers are
+  /// left out. Invokes keep their ids and states and never run: a skeleton arms no trigger.
+  func skeleton<Other>(
+    guards: (Int, TransitionSpec) -> MachineGuard<Other>?,
+    junctionGuards: (Int, Int) -> MachineGuard<Other>?,
+    taken: @escaping (Int) -> Void
+  ) -> BuilderStore<Other> {
+    let nothing = MachineCallback<Other>.plain { _ in }
+    let store = BuilderStore<Other>()
+    store.nodes = nodes.enumerated().map { index, node in
+      var mapped = DeclaredNode<Other>(
+        name: node.name, scope: node.scope, parentPath: node.parentPath, kind: node.kind)
+      mapped.initial = node.initial
+      mapped.initialAction = node.initialAction.map { _ in nothing }
+      mapped.targets = node.targets
+      mapped.defaultAction = node.defaultAction.map { _ in nothing }
+      mapped.junctionPaths = node.junctionPaths.enumerated().map { path, junction in
+        JunctionPath(
+          target: junction.target, guardBody: junction.guardBody.flatMap { _ in junctionGuards(index, path) },
+          action: junction.action.map { _ in nothing })
+      }
+      mapped.isImplicit = node.isImplicit
+      return mapped
+    }
+    store.checkedTree = checkedTree
+    store.rootInitial = rootInitial
+    store.rootInitialAction = rootInitialAction.map { _ in nothing }
+    let unique = transitions
+    store.declaredTransitions = unique.enumerated().map { index, spec in
+      var mapped = BuilderStore<Other>.TransitionSpec(event: spec.event, from: spec.from, to: spec.to)
+      mapped.kind = spec.kind
+      mapped.isEventless = spec.isEventless
+      mapped.isDoneTransition = spec.isDoneTransition
+      mapped.invokeID = spec.invokeID
+      mapped.terminates = spec.terminates
+      mapped.guardBody = spec.guardBody.flatMap { _ in guards(index, spec) }
+      mapped.action = .plain { _ in taken(index) }
+      mapped.timeout = spec.timeout
+      mapped.notification = spec.notification
+      return mapped
+    }
+    store.knownUniqueCount = unique.count
+    store.invocations = invocations.map { spec in
+      var mapped = InvocationSpec<Other>(id: spec.id, state: spec.state, input: { _, _ in () }, work: { _ in nil })
+      mapped.onRestore = spec.onRestore
+      mapped.autoforward = spec.autoforward
+      return mapped
+    }
+    store.clock = clock
+    store.notificationCenter = notificationCenter
+    store.maxStepsPerRunToCompletion = maxStepsPerRunToCompletion
+    store.maxEventlessMicrosteps = maxEventlessMicrosteps
+    store.matchesEventsByPrefix = matchesEventsByPrefix
+    store.conflictingDeclarations = conflictingDeclarations
+    store.declarationCount = declarationCount
+    store.declaredIndex = declaredIndex
+    store.implicitIndex = implicitIndex
+    store.isSkeleton = true
+    return store
   }
 
   /// The transitions, in declaration order, without repeats: declaring the same plain transition

@@ -50,6 +50,7 @@ extension CompiledMachine {
     observers = builder.observers
     takesTransition = Self.anyTakesTransition(builder)
     log = builder.log
+    isSkeleton = builder.store.isSkeleton
     clock = builder.clock
     notificationCenter = builder.notificationCenter
     engine = .flat

@@ -51,6 +51,7 @@ extension CompiledMachine {
     // Junction paths and history defaults take the Transition too, but only the full step runs them.
     takesTransition = Self.anyTakesTransition(builder)
     log = store.log
+    isSkeleton = store.isSkeleton
     clock = store.clock
     notificationCenter = store.notificationCenter
     var triggers = [[Trigger]](repeating: [], count: tree.count)

@@ -109,6 +109,10 @@ struct CompiledMachine<Model> {
   /// taking an event look at the running invocations.
   @usableFromInline let forwardsEvents: Bool
   @usableFromInline let log: StateMachineLog?
+  /// Whether this is the skeleton the path explorer runs (``StateMachinePaths``): its triggers
+  /// (timeouts, notifications, invokes) are never armed, since the explorer delivers their
+  /// events itself.
+  let isSkeleton: Bool
   let declaredTransitions: [DeclaredTransition]
   @usableFromInline let clock: any Clock<Duration>
   @usableFromInline let notificationCenter: NotificationCenter
@@ -156,6 +160,7 @@ struct CompiledMachine<Model> {
     triggers = Array(repeating: [], count: states.count)
     armsTriggers = Array(repeating: false, count: states.count)
     hasEntryActions = Array(repeating: false, count: states.count)
+    isSkeleton = false
     invocations = []
     forwardsEvents = false
     declaredTransitions = []

@@ -30,7 +30,7 @@ enum Triggers<Model: StateMachineObject> {
   @usableFromInline
   static func arm(_ definition: StateMachineDefinition<Model>, _ state: Int32, _ model: Model, entering cause: EntryCause = .start) {
     let triggers = definition.compiled.triggers[Int(state)]
-    guard !triggers.isEmpty else { return }
+    guard !triggers.isEmpty, !definition.compiled.isSkeleton else { return }
     // A store-managed class always has a lock (P13), so a store step gets past this check.
     let actor = model._$stateMachineActor
     guard model._$stateMachineLock != nil || actor != nil else {

@@ -1,0 +1,78 @@
+// The machine the path explorer runs: the definition's states and transitions with its code
+// replaced, so that the real runtime computes every configuration a path reaches.
+
+/// A definition's skeleton: the same states, transitions and semantics on `DynamicStateMachine`
+/// objects, whose guards the ``PathOracle`` answers and whose transitions report themselves.
+/// Callbacks and actions do not run, and no trigger is armed: the explorer delivers timeouts and
+/// invoke results as steps of their own.
+struct PathSkeleton {
+  /// One transition of the definition (repeats dropped), as declared.
+  struct TransitionInfo: Sendable {
+    let event: String
+    let from: [String]?
+    let to: [String]
+    let isGuarded: Bool
+    let timeout: Duration?
+    let isEventless: Bool
+
+    /// `from –event→ to`, as written in the definition.
+    var description: String {
+      let source = from?.joined(separator: ", ") ?? "*"
+      let target = to.isEmpty ? source : to.joined(separator: ", ")
+      let label = isEventless ? "(eventless)" : event
+      return "\(source) –\(label)→ \(target)"
+    }
+  }
+
+  let definition: StateMachineDefinition<DynamicStateMachine>
+  let oracle: PathOracle
+  let transitions: [TransitionInfo]
+  /// The junction paths that have a guard, with a name for each.
+  let junctionGuards: [PathOracle.GuardedTransition: String]
+
+  /// The skeleton of `original`. With `evaluatingGuards`, a guard of a `DynamicStateMachine`
+  /// definition is called as it is (on the skeleton's object, whose states are the same), and
+  /// recorded; otherwise every guard is the oracle's to decide.
+  init<Model>(_ original: StateMachineDefinition<Model>, evaluatingGuards: Bool) throws(DefinitionError) {
+    try original.validate()
+    let oracle = PathOracle()
+    let declarations = original.declarations
+    var junctions: [PathOracle.GuardedTransition: String] = [:]
+    for (node, declared) in declarations.nodes.enumerated() {
+      for (path, junction) in declared.junctionPaths.enumerated() where junction.guardBody != nil {
+        junctions[.junction(node: node, path: path)] = "junction \(declared.name) → \(junction.target.text)"
+      }
+    }
+    func decided(_ guarded: PathOracle.GuardedTransition, _ body: MachineGuard<Model>?) -> MachineGuard<DynamicStateMachine>? {
+      if evaluatingGuards, let evaluated = body as? MachineGuard<DynamicStateMachine> {
+        return .withTransition { object, transition in
+          let holds = try evaluated(object, transition)
+          oracle.record(guarded, holds)
+          return holds
+        }
+      }
+      return .plain { _ in oracle.answer(guarded) }
+    }
+    let store = declarations.skeleton(
+      guards: { index, spec in decided(.transition(index), spec.guardBody) },
+      junctionGuards: { node, path in decided(.junction(node: node, path: path), declarations.nodes[node].junctionPaths[path].guardBody) },
+      taken: { oracle.took($0) })
+    self.definition = StateMachineDefinition<DynamicStateMachine> { $0.store = store }
+    try definition.validate()
+    self.oracle = oracle
+    self.transitions = declarations.transitions.map { spec in
+      TransitionInfo(
+        event: spec.event, from: spec.fromNames, to: spec.to.map(\.text), isGuarded: spec.guardBody != nil,
+        timeout: spec.timeout, isEventless: spec.isEventless)
+    }
+    self.junctionGuards = junctions
+  }
+
+  /// What a guard is called in a path.
+  func name(of guarded: PathOracle.GuardedTransition) -> String {
+    switch guarded {
+    case .transition(let index): return transitions[index].description
+    case .junction: return junctionGuards[guarded] ?? "junction"
+    }
+  }
+}
