@@ -64,8 +64,9 @@ extension StateMachinePath {
           try object.startStateMachine()
           accepted = true
         } catch {
+          // A start the path expects to be refused (the definition's limits) checks out.
           accepted = false
-          reason = "start threw \(error)"
+          if step.accepted { reason = "start threw \(error)" }
         }
       case .event(let name):
         accepted = object.fire(name, payload: payload(step))

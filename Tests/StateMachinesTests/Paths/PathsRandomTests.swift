@@ -1,0 +1,185 @@
+// The path generator on random definitions: flat machines against a naive breadth-first oracle,
+// and random statecharts (as the differential test makes them) whose every generated path is
+// replayed on the real runtime, each guard answering as the step says.
+
+import Foundation
+@testable import StateMachines
+import Testing
+
+/// The answers a replayed step's guards give, in the order the runtime asks (then `true`).
+///
+/// `@unchecked Sendable`: a replay runs on one task.
+final class GuardPlan: @unchecked Sendable {
+  private var answers: [Bool] = []
+  func plan(_ step: StateMachinePathStep) { answers = step.guards.filter { !$0.isEvaluated }.map(\.holds) }
+  func next() -> Bool { answers.isEmpty ? true : answers.removeFirst() }
+}
+
+/// A random flat machine as plain data: states (some final), transitions in declaration order.
+struct RandomFlatMachine {
+  struct Transition {
+    let event: String
+    let from: [Int]
+    let to: Int
+    let guarded: Bool
+  }
+  let states: [String]
+  let finals: Set<Int>
+  let transitions: [Transition]
+
+  init(seed: UInt64) {
+    var random = SeededGenerator(seed: seed)
+    let count = Int.random(in: 2...9, using: &random)
+    states = (0..<count).map { "s\($0)" }
+    finals = Set((1..<count).filter { _ in random.chance(0.15) })
+    let events = ["a", "b", "c", "d"]
+    transitions = (0..<Int.random(in: 1...(count * 3), using: &random)).map { _ in
+      let from = (0..<count).filter { _ in random.chance(0.3) }
+      return Transition(
+        event: random.pick(events), from: from.isEmpty ? [Int.random(in: 0..<count, using: &random)] : from,
+        to: Int.random(in: 0..<count, using: &random), guarded: random.chance(0.4))
+    }
+  }
+
+  func definition(_ plan: GuardPlan) -> StateMachineDefinition<DynamicStateMachine> {
+    StateMachineDefinition<DynamicStateMachine> { sm in
+      for (index, name) in states.enumerated() {
+        if finals.contains(index) { sm.addFinalState(name) } else { sm.addState(name) }
+      }
+      for transition in transitions {
+        let declared = sm.when(transition.event, transitionFrom: transition.from.map { states[$0] }, to: states[transition.to])
+        if transition.guarded { declared.guarded { _ in plan.next() } }
+      }
+    }
+  }
+
+  /// The naive oracle: breadth-first over states; from a state, an event can reach the target
+  /// of each candidate (its transitions from that state, in declaration order) up to and
+  /// including the first without a guard. A final state ends the machine.
+  func distances() -> (distance: [Int: Int], takeable: Set<Int>) {
+    var distance = [0: 0]
+    var takeable: Set<Int> = []
+    var queue = [0]
+    var head = 0
+    while head < queue.count {
+      let state = queue[head]
+      head += 1
+      guard !finals.contains(state) else { continue }
+      for event in Set(transitions.map(\.event)) {
+        for (index, transition) in transitions.enumerated() where transition.event == event && transition.from.contains(state) {
+          takeable.insert(index)
+          if distance[transition.to] == nil {
+            distance[transition.to] = distance[state]! + 1
+            queue.append(transition.to)
+          }
+          if !transition.guarded { break }
+        }
+      }
+    }
+    return (distance, takeable)
+  }
+}
+
+@Suite("Paths on random definitions: the naive oracle, and every path replayed", .timeLimit(.minutes(2)))
+struct PathsRandomTests {
+  @Test("flat: same shortest lengths as the oracle's breadth-first search, every takeable transition covered, every path replays")
+  func randomFlatMachines() async throws {
+    for seed in UInt64(1)...150 {
+      let machine = RandomFlatMachine(seed: seed)
+      let plan = GuardPlan()
+      let definition = machine.definition(plan)
+      let paths = try StateMachinePaths(definition)
+      let (distance, takeable) = machine.distances()
+      let shortest = paths.shortestPaths()
+      let lengths = Dictionary(uniqueKeysWithValues: shortest.paths.map { ($0.configuration[0], $0.steps.count - 1) })
+      let expected = Dictionary(uniqueKeysWithValues: distance.map { (machine.states[$0.key], $0.value) })
+      #expect(lengths == expected, "seed \(seed)")
+      let cover = paths.transitionCover()
+      let taken = Set(cover.paths.flatMap { $0.steps.flatMap(\.transitions) })
+      for index in takeable {
+        let transition = machine.transitions[index]
+        let name = "\(transition.from.map { machine.states[$0] }.joined(separator: ", ")) –\(transition.event)→ \(machine.states[transition.to])"
+        #expect(taken.contains(name), "seed \(seed): \(name) not covered")
+      }
+      for path in shortest.paths + cover.paths {
+        do {
+          try await path.replay(on: { DynamicStateMachine(definition) }, before: { _, step in plan.plan(step) })
+        } catch {
+          Issue.record("seed \(seed): \(error)")
+        }
+      }
+    }
+  }
+
+  @Test("statecharts: every shortest and cover path of a random chart replays on the runtime, step by step")
+  func randomStatecharts() async throws {
+    var limits = StateMachinePaths.Limits()
+    limits.maxConfigurations = 400
+    for seed in UInt64(1)...300 {
+      var chart = RandomChart(seed: seed)
+      // Events raised by actions are not part of the skeleton; this test's actions raise none.
+      chart.transitions = chart.transitions.filter { $0.event.map { !$0.contains(".invoke.") } ?? true }.map {
+        RandomChart.Transition(
+          source: $0.source, event: $0.event, targets: $0.targets, kind: $0.kind, guardID: $0.guardID, raises: nil)
+      }
+      let plan = GuardPlan()
+      let definition = Self.definition(chart, plan)
+      guard definition.definitionError == nil else { continue }
+      let paths = try StateMachinePaths(definition, limits: limits)
+      for path in paths.shortestPaths().paths + paths.transitionCover().paths {
+        do {
+          try await path.replay(on: { DynamicStateMachine(definition) }, before: { _, step in plan.plan(step) })
+        } catch {
+          Issue.record("seed \(seed): \(error)\n\(chart)")
+          return
+        }
+      }
+    }
+  }
+
+  /// The chart as the differential test declares it, with guards that answer the plan and no
+  /// actions.
+  static func definition(_ chart: RandomChart, _ plan: GuardPlan) -> StateMachineDefinition<DynamicStateMachine> {
+    StateMachineDefinition<DynamicStateMachine> { sm in
+      sm.maxStepsPerRunToCompletion = AppendixDOracle.maxSteps
+      sm.maxEventlessMicrosteps = AppendixDOracle.maxEventless
+      if let initial = chart.initial { sm.initialState = chart.path(initial) }
+      for name in chart.documentOrder {
+        let node = chart.nodes[name]!
+        let path = chart.path(name)
+        switch node.kind {
+        case .atomic: sm.addState(path)
+        case .final: sm.addFinalState(path)
+        case .compound:
+          sm.addState(path) { scope in
+            if let initial = node.initial { scope.initialState = chart.path(initial) }
+          }
+        case .parallel: sm.addParallelState(path) { _ in }
+        case .shallowHistory: sm.addHistory(path, .shallow)
+        case .deepHistory: sm.addHistory(path, .deep)
+        }
+      }
+      for transition in chart.transitions {
+        let targets = transition.targets.map { chart.path($0) }
+        let declaration: TransitionDeclaration<DynamicStateMachine>
+        if transition.event == nil {
+          declaration = sm.always(transitionFrom: chart.path(transition.source!), to: targets[0])
+        } else if let event = transition.event, event.hasPrefix("done.state.") {
+          declaration = sm.whenDone(chart.path(transition.source!), transitionTo: targets[0])
+        } else if let source = transition.source {
+          let from = chart.path(source)
+          if targets.isEmpty {
+            declaration = sm.when(transition.event!, transitionFrom: from, to: from, kind: .internal)
+          } else if targets.count > 1 {
+            declaration = sm.when(transition.event!, transitionFrom: from, to: targets, kind: transition.kind)
+          } else {
+            declaration = sm.when(transition.event!, transitionFrom: from, to: targets[0], kind: transition.kind)
+          }
+        } else {
+          declaration = sm.when(transition.event!, transitionFromAnyStateTo: targets[0])
+        }
+        if transition.guardID != nil { declaration.guarded { _ in plan.next() } }
+      }
+    }
+  }
+}
