@@ -161,6 +161,8 @@ struct PathGraph {
     let object = DynamicStateMachine(skeleton.definition)
     object._$stateMachineStorage = try StateRestoring.decodedStorage(
       skeleton.definition, state: key.state, history: key.history, terminated: key.terminated)
+    // A decoded statechart enters its configuration on first use; the step reads it before.
+    skeleton.definition.startIfNeeded(object)
     return object
   }
 

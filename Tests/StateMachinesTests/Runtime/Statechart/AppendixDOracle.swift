@@ -180,17 +180,37 @@ final class AppendixDOracle {
     }
   }
 
-  func guardPasses(_ transition: RandomChart.Transition) -> Bool {
-    transition.guardID.map { RandomChart.guardPasses($0, step: step) } ?? true
+  func guardPasses(_ transition: RandomChart.Transition, _ index: Int? = nil) -> Bool {
+    guard let guardID = transition.guardID else { return true }
+    if let guardAnswer, let index {
+      if let known = asked[index] { return known }
+      let answer = guardAnswer(index)
+      asked[index] = answer
+      return answer
+    }
+    return RandomChart.guardPasses(guardID, step: step)
+  }
+
+  /// Answers the guards instead of ``RandomChart/guardPasses(_:step:)`` (the path generator's
+  /// test), by transition index, once per selection.
+  var guardAnswer: ((Int) -> Bool)?
+  private var asked: [Int: Bool] = [:]
+
+  /// Puts the oracle in a configuration it reached before (the path generator's test).
+  func restore(configuration: Set<String>, history: [String: [String]], running: Bool) {
+    self.configuration = configuration
+    self.history = history
+    self.running = running
   }
 
   func selectTransitions(_ event: String?) -> [Transition] {
     var enabled: [Transition] = []
+    asked = [:]
     let atomics = documentOrder(configuration.filter { isAtomic($0) })
     for state in atomics {
       search: for holder in [state] + properAncestors(state, upTo: nil) {
         for (index, transition) in chart.transitions.enumerated()
-        where (transition.source ?? Self.root) == holder && transition.event == event && guardPasses(transition) {
+        where (transition.source ?? Self.root) == holder && transition.event == event && guardPasses(transition, index) {
           if !enabled.contains(where: { $0.index == index }) { enabled.append((index, transition)) }
           break search
         }
