@@ -60,10 +60,22 @@ struct PathSkeleton {
     self.definition = StateMachineDefinition<DynamicStateMachine> { $0.store = store }
     try definition.validate()
     self.oracle = oracle
+    // A reference to a declared node itself (a scoped builder's `when`) is named by the node's
+    // path of declared names.
+    func name(_ reference: StateReference) -> String {
+      guard case .node(let node) = reference else { return reference.text }
+      var parts: [String] = []
+      var current = node
+      while current >= 0 {
+        parts.insert(declarations.nodes[current].name, at: 0)
+        current = declarations.nodes[current].scope
+      }
+      return parts.joined(separator: "/")
+    }
     self.transitions = declarations.transitions.map { spec in
       TransitionInfo(
-        event: spec.event, from: spec.fromNames, to: spec.to.map(\.text), isGuarded: spec.guardBody != nil,
-        timeout: spec.timeout, isEventless: spec.isEventless)
+        event: spec.event, from: spec.from.map { $0.map(name) }, to: spec.to.map(name),
+        isGuarded: spec.guardBody != nil, timeout: spec.timeout, isEventless: spec.isEventless)
     }
     self.junctionGuards = junctions
   }

@@ -7,5 +7,5 @@ struct StateMachineTool: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "statemachine",
     abstract: "Validate, render and run state machine definitions (our JSON, TBStateMachine JSON, SCXML).",
-    subcommands: [Validate.self, Render.self, Run.self, Inspect.self, Store.self])
+    subcommands: [Validate.self, Render.self, Run.self, Paths.self, Inspect.self, Store.self])
 }
