@@ -89,5 +89,26 @@ func walkThrough() async {
   print(MediaPlayer.stateMachine.dotDiagram)
 }
 
+/// Tests generated from the machine: paths that take every transition and both outcomes of the
+/// junction's guard (the player has a disc, or not), each replayed on a fresh player and checked
+/// after every step (the timeout moves the manual clock), and what they covered.
+@MainActor
+func generatedTests() async throws {
+  print("\nGenerated tests:")
+  let paths = try StateMachinePaths(MediaPlayer.stateMachine)
+  let coverage = StateMachineCoverage(paths)
+  for path in paths.transitionCover().paths {
+    try await path.replay(
+      on: { MediaPlayer() }, coverage: coverage,
+      before: { player, step in
+        // The only guard is the junction's: whether the player has a disc.
+        if let disc = step.guards.first { player.hasDisc = disc.holds }
+      })
+    print("  ✓ \(path)")
+  }
+  print(coverage.report)
+}
+
 if let error = MediaPlayer.stateMachine.definitionError { fatalError("invalid definition: \(error)") }
 await walkThrough()
+try await generatedTests()

@@ -62,3 +62,14 @@ show("terminate()", subscription.terminate())
 show("terminatedAt (before-callback)", subscription.terminatedAt.map { "\($0)" } ?? "nil")
 show("state", subscription.state)
 show("availableEvents", subscription.availableEvents)
+
+// Tests generated from the machine: paths that take every transition, each replayed on a fresh
+// object and checked after every step, and what they covered.
+print("\nGenerated tests:")
+let paths = try StateMachinePaths(Subscription.stateMachine)
+let coverage = StateMachineCoverage(paths)
+for path in paths.transitionCover().paths {
+  try await path.replay(on: { Subscription() }, coverage: coverage)
+  print("  ✓ \(path)")
+}
+print(coverage.report)

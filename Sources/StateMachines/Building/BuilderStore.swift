@@ -174,13 +174,13 @@ final class BuilderStore<Model> {
   /// The same states and transitions for a machine of another type, with the code replaced: each
   /// transition's guard by `guards(index, spec)` (`index` in ``transitions``, whose repeats are
   /// dropped), each junction path's by `junctionGuards(node, path)`, each transition's action by
-  /// one that calls `taken(index)`. Other code that shapes the machine (initial and default
+  /// one that calls `taken(index, source)` with the state it leaves. Other code that shapes the machine (initial and default
   /// actions) becomes code that does nothing; callbacks, entry and exit actions and observers are
   /// left out. Invokes keep their ids and states and never run: a skeleton arms no trigger.
   func skeleton<Other>(
     guards: (Int, TransitionSpec) -> MachineGuard<Other>?,
     junctionGuards: (Int, Int) -> MachineGuard<Other>?,
-    taken: @escaping (Int) -> Void
+    taken: @escaping (Int, String) -> Void
   ) -> BuilderStore<Other> {
     let nothing = MachineCallback<Other>.plain { _ in }
     let store = BuilderStore<Other>()
@@ -211,7 +211,7 @@ final class BuilderStore<Model> {
       mapped.invokeID = spec.invokeID
       mapped.terminates = spec.terminates
       mapped.guardBody = spec.guardBody.flatMap { _ in guards(index, spec) }
-      mapped.action = .plain { _ in taken(index) }
+      mapped.action = .withTransition { _, transition in taken(index, transition.source) }
       mapped.timeout = spec.timeout
       mapped.notification = spec.notification
       return mapped

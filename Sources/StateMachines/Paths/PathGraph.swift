@@ -31,7 +31,7 @@ struct PathGraph {
     let guards: [PathOracle.Query]
     let accepted: Bool
     let to: Int
-    /// The transitions taken (indices in the skeleton's transitions).
+    /// The transitions taken (indices in the skeleton's `edges`).
     let taken: [Int]
   }
 
@@ -214,7 +214,7 @@ struct PathGraph {
         Found(
           node: (key, definition.activeLeaves(of: object).sorted(), Set(definition.activeStateIndices(object))),
           guards: oracle.queries, accepted: accepted,
-          taken: oracle.taken))
+          taken: oracle.taken.map { skeleton.edge($0.transition, from: $0.source) }))
     }
     return found
   }

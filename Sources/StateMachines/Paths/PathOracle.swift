@@ -30,8 +30,8 @@ final class PathOracle: @unchecked Sendable {
   private(set) var planned: [Bool] = []
   private(set) var queries: [Query] = []
   private(set) var freeCount = 0
-  /// The transitions (indices in the skeleton's transitions) taken, in order.
-  private(set) var taken: [Int] = []
+  /// The transitions taken, in order: the index in the skeleton's transitions and the source.
+  private(set) var taken: [(transition: Int, source: String)] = []
 
   /// Starts a step that answers `planned`, then `true`.
   func begin(_ planned: [Bool]) {
@@ -55,8 +55,8 @@ final class PathOracle: @unchecked Sendable {
   }
 
   /// A transition was taken.
-  func took(_ transition: Int) {
-    taken.append(transition)
+  func took(_ transition: Int, from source: String) {
+    taken.append((transition, source))
   }
 
   /// The free answers of the step just run, in order.

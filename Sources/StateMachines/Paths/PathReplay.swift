@@ -38,6 +38,8 @@ extension StateMachinePath {
   ///     ``StateMachinePathStep/guards`` hold or fail as they must, or make an invoke's work
   ///     finish as the step says.
   ///   - after: runs after each step that checked out: assert what the app should do.
+  ///   - isolation: where the replay runs: the caller's actor, so that an actor-isolated class
+  ///     (`@MainActor`) is made, fired and checked there.
   /// - Returns: the object, in the path's last configuration.
   /// - Throws: ``PathReplayError`` at the first step that does not check out, or what a hook
   ///   throws.
@@ -51,7 +53,8 @@ extension StateMachinePath {
     payload: (StateMachinePathStep) -> (any Sendable)? = { _ in nil },
     coverage: StateMachineCoverage? = nil,
     before: (Model, StateMachinePathStep) throws -> Void = { _, _ in },
-    after: (Model, StateMachinePathStep) throws -> Void = { _, _ in }
+    after: (Model, StateMachinePathStep) throws -> Void = { _, _ in },
+    isolation: isolated (any Actor)? = #isolation
   ) async throws -> Model {
     let object = try make()
     for (index, step) in steps.enumerated() {

@@ -16,8 +16,11 @@ struct PathSkeleton {
     let isEventless: Bool
 
     /// `from –event→ to`, as written in the definition.
-    var description: String {
-      let source = from?.joined(separator: ", ") ?? "*"
+    var description: String { description(from: nil) }
+
+    /// `from –event→ to` for one of its sources (`nil`: all of them).
+    func description(from one: String?) -> String {
+      let source = one ?? from?.joined(separator: ", ") ?? "*"
       let target = to.isEmpty ? source : to.joined(separator: ", ")
       let label = isEventless ? "(eventless)" : event
       return "\(source) –\(label)→ \(target)"
@@ -27,6 +30,13 @@ struct PathSkeleton {
   let definition: StateMachineDefinition<DynamicStateMachine>
   let oracle: PathOracle
   let transitions: [TransitionInfo]
+  /// What a cover takes: each transition, once per source state when it names several (a
+  /// transition from `active` and `suspended` is two edges of the diagram, and two targets).
+  let edges: [(transition: Int, source: String?)]
+  /// Per transition with several sources, the edge of each source's canonical path.
+  private let edgeOfSource: [Int: [String: Int]]
+  /// Per transition, its first edge.
+  private let firstEdge: [Int]
   /// The junction paths that have a guard, with a name for each.
   let junctionGuards: [PathOracle.GuardedTransition: String]
 
@@ -56,7 +66,7 @@ struct PathSkeleton {
     let store = declarations.skeleton(
       guards: { index, spec in decided(.transition(index), spec.guardBody) },
       junctionGuards: { node, path in decided(.junction(node: node, path: path), declarations.nodes[node].junctionPaths[path].guardBody) },
-      taken: { oracle.took($0) })
+      taken: { oracle.took($0, from: $1) })
     self.definition = StateMachineDefinition<DynamicStateMachine> { $0.store = store }
     try definition.validate()
     self.oracle = oracle
@@ -78,6 +88,35 @@ struct PathSkeleton {
         isGuarded: spec.guardBody != nil, timeout: spec.timeout, isEventless: spec.isEventless)
     }
     self.junctionGuards = junctions
+    var edges: [(transition: Int, source: String?)] = []
+    var edgeOfSource: [Int: [String: Int]] = [:]
+    var firstEdge: [Int] = []
+    for (index, transition) in transitions.enumerated() {
+      firstEdge.append(edges.count)
+      guard let sources = transition.from, sources.count > 1 else {
+        edges.append((index, nil))
+        continue
+      }
+      for source in sources {
+        let state = definition.stateIndex(resolving: source)
+        let canonical = state >= 0 ? definition.stateName(state) : source
+        edgeOfSource[index, default: [:]][canonical] = edges.count
+        edges.append((index, canonical))
+      }
+    }
+    self.edges = edges
+    self.edgeOfSource = edgeOfSource
+    self.firstEdge = firstEdge
+  }
+
+  /// The edge transition `index` took leaving `source`.
+  func edge(_ index: Int, from source: String) -> Int {
+    edgeOfSource[index]?[source] ?? firstEdge[index]
+  }
+
+  /// An edge's name: `from –event→ to`, with its one source.
+  func name(ofEdge edge: Int) -> String {
+    transitions[edges[edge].transition].description(from: edges[edge].source)
   }
 
   /// What a guard is called in a path.

@@ -6,7 +6,7 @@ import Foundation
 /// transitions they took, the guard outcomes they saw (held, failed) and the timeouts that fired,
 /// each against everything the machine has, so that the report says what was never reached.
 ///
-/// Pass it to ``StateMachinePath/replay(on:payload:coverage:before:after:)``; it records each
+/// Pass it to ``StateMachinePath/replay(on:payload:coverage:before:after:isolation:)``; it records each
 /// step that checked out. Safe to share between tests that run in parallel.
 public final class StateMachineCoverage: @unchecked Sendable {
   /// One kind of target: what was seen, and what never was.
@@ -53,8 +53,14 @@ public final class StateMachineCoverage: @unchecked Sendable {
 
   /// Coverage against everything `paths` found the machine has.
   public init(_ paths: StateMachinePaths) {
+    // A configuration reached with different history records is one configuration here.
+    var configurations: [String] = []
+    var known: Set<String> = []
+    for configuration in paths.configurations.map({ $0.joined(separator: ", ") }) where known.insert(configuration).inserted {
+      configurations.append(configuration)
+    }
     all = (
-      paths.atomicStates, paths.configurations.map { $0.joined(separator: ", ") }, paths.transitionNames,
+      paths.atomicStates, configurations, paths.transitionNames,
       paths.guardOutcomeNames, paths.timeoutNames
     )
   }

@@ -76,8 +76,9 @@ public struct StateMachinePaths: Sendable {
       .map { definition.compiled.states[$0] }
   }
 
-  /// Every transition, as declared (`from –event→ to`).
-  public var transitionNames: [String] { graph.skeleton.transitions.map(\.description) }
+  /// Every transition, as declared (`from –event→ to`), once per source state when it names
+  /// several.
+  public var transitionNames: [String] { graph.skeleton.edges.indices.map(graph.skeleton.name(ofEdge:)) }
 
   /// Every outcome of every guard (`[transition]`, `[not transition]`).
   public var guardOutcomeNames: [String] {
@@ -85,7 +86,10 @@ public struct StateMachinePaths: Sendable {
   }
 
   /// The transitions a timeout fires, as declared.
-  public var timeoutNames: [String] { graph.skeleton.transitions.filter { $0.timeout != nil }.map(\.description) }
+  public var timeoutNames: [String] {
+    graph.skeleton.edges.indices.filter { graph.skeleton.transitions[graph.skeleton.edges[$0].transition].timeout != nil }
+      .map(graph.skeleton.name(ofEdge:))
+  }
 
   // MARK: Generators
 
@@ -200,7 +204,7 @@ public struct StateMachinePaths: Sendable {
   }
 
   private var allTargets: [Target] {
-    var all: [Target] = graph.skeleton.transitions.indices.map { .transition($0) }
+    var all: [Target] = graph.skeleton.edges.indices.map { .transition($0) }
     for (index, transition) in graph.skeleton.transitions.enumerated() where transition.isGuarded {
       all += [.guardOutcome(.transition(index), true), .guardOutcome(.transition(index), false)]
     }
@@ -212,7 +216,7 @@ public struct StateMachinePaths: Sendable {
 
   private func name(_ target: Target) -> String {
     switch target {
-    case .transition(let index): return graph.skeleton.transitions[index].description
+    case .transition(let edge): return graph.skeleton.name(ofEdge: edge)
     case .guardOutcome(let guarded, let holds): return "[\(holds ? "" : "not ")\(graph.skeleton.name(of: guarded))]"
     }
   }
@@ -316,7 +320,7 @@ public struct StateMachinePaths: Sendable {
           guards: edge.guards.map {
             .init(transition: graph.skeleton.name(of: $0.guarded), holds: $0.holds, isEvaluated: !$0.free)
           },
-          transitions: edge.taken.map { graph.skeleton.transitions[$0].description })
+          transitions: edge.taken.map { graph.skeleton.name(ofEdge: $0) })
       })
   }
 }

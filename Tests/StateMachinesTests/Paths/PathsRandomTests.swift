@@ -56,9 +56,9 @@ struct RandomFlatMachine {
   /// The naive oracle: breadth-first over states; from a state, an event can reach the target
   /// of each candidate (its transitions from that state, in declaration order) up to and
   /// including the first without a guard. A final state ends the machine.
-  func distances() -> (distance: [Int: Int], takeable: Set<Int>) {
+  func distances() -> (distance: [Int: Int], takeable: Set<[Int]>) {
     var distance = [0: 0]
-    var takeable: Set<Int> = []
+    var takeable: Set<[Int]> = []
     var queue = [0]
     var head = 0
     while head < queue.count {
@@ -67,7 +67,7 @@ struct RandomFlatMachine {
       guard !finals.contains(state) else { continue }
       for event in Set(transitions.map(\.event)) {
         for (index, transition) in transitions.enumerated() where transition.event == event && transition.from.contains(state) {
-          takeable.insert(index)
+          takeable.insert([index, state])
           if distance[transition.to] == nil {
             distance[transition.to] = distance[state]! + 1
             queue.append(transition.to)
@@ -96,9 +96,11 @@ struct PathsRandomTests {
       #expect(lengths == expected, "seed \(seed)")
       let cover = paths.transitionCover()
       let taken = Set(cover.paths.flatMap { $0.steps.flatMap(\.transitions) })
-      for index in takeable {
-        let transition = machine.transitions[index]
-        let name = "\(transition.from.map { machine.states[$0] }.joined(separator: ", ")) –\(transition.event)→ \(machine.states[transition.to])"
+      for pair in takeable {
+        let transition = machine.transitions[pair[0]]
+        // A transition from several states is one target per source.
+        let source = transition.from.count > 1 ? machine.states[pair[1]] : machine.states[transition.from[0]]
+        let name = "\(source) –\(transition.event)→ \(machine.states[transition.to])"
         #expect(taken.contains(name), "seed \(seed): \(name) not covered")
       }
       for path in shortest.paths + cover.paths {

@@ -59,7 +59,9 @@ struct StateMachinePathsTests {
     #expect(report.transitions.never.isEmpty && report.guardOutcomes.never.isEmpty)
     #expect(report.states.seen.sorted() == ["awaitingPayment", "cancelled", "paid", "shipped"])
     #expect(report.timeouts.seen == ["awaitingPayment –expire→ cancelled"])
-    #expect(report.description.contains("transitions: 4 of 4"))
+    // cancel leaves two states: two targets.
+    #expect(report.description.contains("transitions: 5 of 5"))
+    #expect(report.transitions.seen.contains("paid –cancel→ cancelled"))
     let decoded = try JSONDecoder().decode(StateMachineCoverage.Report.self, from: Data(report.json.utf8))
     #expect(decoded == report)
   }
