@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .executable(name: "StateMachinesBenchmarks", targets: ["Benchmarks"]),
     .executable(name: "StoreBenchmark", targets: ["StoreBenchmark"]),
+    .executable(name: "PathsBenchmark", targets: ["PathsBenchmark"]),
   ],
   dependencies: [
     .package(name: "StateMachines", path: "..", traits: ["SQLite", "PostgreSQL"]),
@@ -39,6 +40,11 @@ let package = Package(
         .product(name: "StateMachinesPostgres", package: "StateMachines"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
       ]
+    ),
+    // The path generator (StateMachinePaths) on large charts, on the wall clock.
+    .executableTarget(
+      name: "PathsBenchmark",
+      dependencies: [.product(name: "StateMachines", package: "StateMachines")]
     ),
   ],
   swiftLanguageModes: [.v6]
