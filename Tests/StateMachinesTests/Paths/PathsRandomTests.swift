@@ -224,49 +224,8 @@ struct PathsRandomTests {
     return result
   }
 
-  /// The chart as the differential test declares it, with guards that answer the plan and no
-  /// actions.
+  /// The chart as the differential test declares it, with guards that answer the plan.
   static func definition(_ chart: RandomChart, _ plan: GuardPlan) -> StateMachineDefinition<DynamicStateMachine> {
-    StateMachineDefinition<DynamicStateMachine> { sm in
-      sm.maxStepsPerRunToCompletion = AppendixDOracle.maxSteps
-      sm.maxEventlessMicrosteps = AppendixDOracle.maxEventless
-      if let initial = chart.initial { sm.initialState = chart.path(initial) }
-      for name in chart.documentOrder {
-        let node = chart.nodes[name]!
-        let path = chart.path(name)
-        switch node.kind {
-        case .atomic: sm.addState(path)
-        case .final: sm.addFinalState(path)
-        case .compound:
-          sm.addState(path) { scope in
-            if let initial = node.initial { scope.initialState = chart.path(initial) }
-          }
-        case .parallel: sm.addParallelState(path) { _ in }
-        case .shallowHistory: sm.addHistory(path, .shallow)
-        case .deepHistory: sm.addHistory(path, .deep)
-        }
-      }
-      for transition in chart.transitions {
-        let targets = transition.targets.map { chart.path($0) }
-        let declaration: TransitionDeclaration<DynamicStateMachine>
-        if transition.event == nil {
-          declaration = sm.always(transitionFrom: chart.path(transition.source!), to: targets[0])
-        } else if let event = transition.event, event.hasPrefix("done.state.") {
-          declaration = sm.whenDone(chart.path(transition.source!), transitionTo: targets[0])
-        } else if let source = transition.source {
-          let from = chart.path(source)
-          if targets.isEmpty {
-            declaration = sm.when(transition.event!, transitionFrom: from, to: from, kind: .internal)
-          } else if targets.count > 1 {
-            declaration = sm.when(transition.event!, transitionFrom: from, to: targets, kind: transition.kind)
-          } else {
-            declaration = sm.when(transition.event!, transitionFrom: from, to: targets[0], kind: transition.kind)
-          }
-        } else {
-          declaration = sm.when(transition.event!, transitionFromAnyStateTo: targets[0])
-        }
-        if transition.guardID != nil { declaration.guarded { _ in plan.next() } }
-      }
-    }
+    DifferentialTests.definition(chart, log: TestRecorder(), step: TestRecorder(), plan: plan)
   }
 }

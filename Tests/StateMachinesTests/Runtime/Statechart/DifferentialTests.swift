@@ -39,9 +39,11 @@ struct DifferentialTests {
       })
   }
 
+  /// The chart as a definition. With `plan`, the guards answer the plan (the path generator's
+  /// test) instead of ``RandomChart/guardPasses(_:step:)``.
   static func definition(
     _ chart: RandomChart, log: TestRecorder, step: TestRecorder, invoking: Set<String> = [],
-    script: InvokeScript? = nil
+    script: InvokeScript? = nil, plan: GuardPlan? = nil
   ) -> StateMachineDefinition<DynamicStateMachine> {
     // Every callback records its line; in a chart with invokes, the first of a run fires the hook.
     let record: (String, DynamicStateMachine) -> Void = { line, machine in
@@ -104,7 +106,11 @@ struct DifferentialTests {
           declaration = sm.when(transition.event!, transitionFromAnyStateTo: targets[0])
         }
         if let guardID = transition.guardID {
-          declaration.guarded { _ in RandomChart.guardPasses(guardID, step: step["events"]) }
+          if let plan {
+            declaration.guarded { _ in plan.next() }
+          } else {
+            declaration.guarded { _ in RandomChart.guardPasses(guardID, step: step["events"]) }
+          }
         }
         let raises = transition.raises
         if transition.hasAction {
