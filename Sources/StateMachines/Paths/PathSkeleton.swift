@@ -37,6 +37,10 @@ struct PathSkeleton {
   private let edgeOfSource: [Int: [String: Int]]
   /// Per transition, its first edge.
   private let firstEdge: [Int]
+  /// Per edge, its name; per transition, the name of its guard's outcomes. Two declarations that
+  /// read the same (`s1 –e→ s1`, once internal and once external) are told apart by a number.
+  private let edgeNames: [String]
+  private let transitionNames: [String]
   /// The junction paths that have a guard, with a name for each.
   let junctionGuards: [PathOracle.GuardedTransition: String]
 
@@ -107,6 +111,19 @@ struct PathSkeleton {
     self.edges = edges
     self.edgeOfSource = edgeOfSource
     self.firstEdge = firstEdge
+    let infos = self.transitions
+    self.edgeNames = Self.distinct(edges.map { infos[$0.transition].description(from: $0.source) })
+    self.transitionNames = Self.distinct(infos.map(\.description))
+  }
+
+  /// `names`, each repeat numbered: `a`, `a (2)`, `a (3)`.
+  private static func distinct(_ names: [String]) -> [String] {
+    var seen: [String: Int] = [:]
+    return names.map { name in
+      let count = seen[name, default: 0] + 1
+      seen[name] = count
+      return count == 1 ? name : "\(name) (\(count))"
+    }
   }
 
   /// The edge transition `index` took leaving `source`.
@@ -115,14 +132,12 @@ struct PathSkeleton {
   }
 
   /// An edge's name: `from –event→ to`, with its one source.
-  func name(ofEdge edge: Int) -> String {
-    transitions[edges[edge].transition].description(from: edges[edge].source)
-  }
+  func name(ofEdge edge: Int) -> String { edgeNames[edge] }
 
   /// What a guard is called in a path.
   func name(of guarded: PathOracle.GuardedTransition) -> String {
     switch guarded {
-    case .transition(let index): return transitions[index].description
+    case .transition(let index): return transitionNames[index]
     case .junction: return junctionGuards[guarded] ?? "junction"
     }
   }

@@ -128,7 +128,13 @@ struct PathsRandomTests {
       let definition = Self.definition(chart, plan)
       guard definition.definitionError == nil else { continue }
       let paths = try StateMachinePaths(definition, limits: limits)
-      for path in paths.shortestPaths().paths + paths.transitionCover().paths {
+      let cover = paths.transitionCover()
+      if paths.stoppedEarly == nil {
+        // Every transition is taken by the cover, or reported unreached.
+        let taken = Set(cover.paths.flatMap { $0.steps.flatMap(\.transitions) })
+        #expect(taken == Set(paths.transitionNames).subtracting(cover.unreached), "seed \(seed)")
+      }
+      for path in paths.shortestPaths().paths + cover.paths {
         do {
           try await path.replay(on: { DynamicStateMachine(definition) }, before: { _, step in plan.plan(step) })
         } catch {

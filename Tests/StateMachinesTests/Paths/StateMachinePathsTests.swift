@@ -102,6 +102,32 @@ struct StateMachinePathsTests {
     }
   }
 
+  @Test("an invoke's result is a step: done and failed, replayed by letting the work finish as the step says")
+  @MainActor
+  func invokeSteps() async throws {
+    let paths = try StateMachinePaths(PathUpload.stateMachine)
+    let shortest = paths.shortestPaths()
+    #expect(shortest.paths.map(\.description) == [
+      "idle",
+      "idle –upload→ uploading",
+      "idle –upload→ uploading –done: send→ uploaded",
+      "idle –upload→ uploading –error: send→ failed",
+    ])
+    let coverage = StateMachineCoverage(paths)
+    for path in paths.transitionCover().paths {
+      try await path.replay(
+        on: { PathUpload() }, coverage: coverage,
+        before: { upload, step in
+          switch step.kind {
+          case .invokeDone: upload.gate.open(succeeds: true)
+          case .invokeFailed: upload.gate.open(succeeds: false)
+          default: break
+          }
+        })
+    }
+    #expect(coverage.report.transitions.never.isEmpty)
+  }
+
   @Test("simple paths between two states, bounded")
   func simplePaths() throws {
     let paths = try StateMachinePaths(try PathPlayer.definition())
