@@ -128,6 +128,18 @@ struct StateMachinePathsTests {
     #expect(coverage.report.transitions.never.isEmpty)
   }
 
+  @Test(
+    "Swift Testing: each path of the cover is an argument of its own, named as it reads",
+    arguments: try! StateMachinePaths(PathOrder.stateMachine).transitionCover().paths)
+  func eachPathIsATest(_ path: StateMachinePath) async throws {
+    #expect(path.description.hasPrefix("awaitingPayment"))
+    try await path.replay(
+      on: { PathOrder() },
+      before: { order, step in
+        if let ship = step.guards.first { order.shippable = ship.holds }
+      })
+  }
+
   @Test("simple paths between two states, bounded")
   func simplePaths() throws {
     let paths = try StateMachinePaths(try PathPlayer.definition())
