@@ -78,7 +78,8 @@ func measure(_ name: String, _ run: () throws -> StateMachinePathSet) rethrows {
   let set = result!
   let milliseconds = Double(best.components.attoseconds) / 1e15 + Double(best.components.seconds) * 1e3
   let stopped = set.stoppedEarly.map { ", stopped: \($0)" } ?? ""
-  print("\(name): \(String(format: "%.1f", milliseconds)) ms, \(set.paths.count) paths, \(set.stepCount) steps\(stopped)")
+  let bound = set.lowerBound.map { " (lower bound \($0))" } ?? ""
+  print("\(name): \(String(format: "%.1f", milliseconds)) ms, \(set.paths.count) paths, \(set.stepCount) steps\(bound)\(stopped)")
 }
 
 try measure("shortest paths, 1,000-state chain") { try StateMachinePaths(chain, limits: limits).shortestPaths() }
