@@ -102,7 +102,7 @@ struct PathSkeleton {
         continue
       }
       for source in sources {
-        let state = definition.stateIndex(resolving: source)
+        let state = Self.index(of: source, in: definition)
         let canonical = state >= 0 ? definition.stateName(state) : source
         edgeOfSource[index, default: [:]][canonical] = edges.count
         edges.append((index, canonical))
@@ -114,6 +114,12 @@ struct PathSkeleton {
     let infos = self.transitions
     self.edgeNames = Self.distinct(edges.map { infos[$0.transition].description(from: $0.source) })
     self.transitionNames = Self.distinct(infos.map(\.description))
+  }
+
+  /// The index of the state `name` names: a canonical path or name, or a name a statechart
+  /// resolves (N5); -1 if none.
+  static func index(of name: String, in definition: StateMachineDefinition<DynamicStateMachine>) -> Int32 {
+    definition.compiled.stateTable.index(of: name) ?? definition.stateIndex(resolving: name)
   }
 
   /// `names`, each repeat numbered: `a`, `a (2)`, `a (3)`.

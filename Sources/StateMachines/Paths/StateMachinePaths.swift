@@ -153,8 +153,11 @@ public struct StateMachinePaths: Sendable {
   /// States are named as the definition names them (a statechart's canonical paths).
   public func simplePaths(from: String, to: String, maxLength: Int = 10, maxCount: Int = 100) -> StateMachinePathSet {
     let definition = graph.skeleton.definition
-    let source = definition.stateIndex(resolving: from)
-    let target = definition.stateIndex(resolving: to)
+    let source = PathSkeleton.index(of: from, in: definition)
+    let target = PathSkeleton.index(of: to, in: definition)
+    guard maxLength > 0, maxCount > 0 else {
+      return StateMachinePathSet(paths: [], stoppedEarly: graph.stoppedEarly, unreached: [], lowerBound: nil)
+    }
     guard source >= 0, target >= 0 else {
       return StateMachinePathSet(
         paths: [], stoppedEarly: nil, unreached: [source < 0 ? from : to], lowerBound: nil)

@@ -165,5 +165,22 @@ struct StateMachinePathsTests {
     #expect(paths.configurations.count == 10)
     #expect(paths.stoppedEarly?.contains("maxConfigurations") == true)
     #expect(paths.shortestPaths().stoppedEarly != nil)
+
+    // Limits of zero or less give no paths and say why, and never crash.
+    var none = StateMachinePaths.Limits()
+    none.maxConfigurations = 0
+    let nothing = try StateMachinePaths(chain, limits: none)
+    #expect(nothing.configurations.isEmpty && nothing.shortestPaths().paths.isEmpty)
+    #expect(nothing.transitionCover().paths.isEmpty && nothing.stoppedEarly != nil)
+    var unbranched = StateMachinePaths.Limits()
+    unbranched.maxGuardCombinations = 0
+    unbranched.maxLength = -1
+    unbranched.maxPaths = 0
+    let stopped = try StateMachinePaths(chain, limits: unbranched)
+    #expect(stopped.shortestPaths().paths.isEmpty && stopped.transitionCover().paths.isEmpty)
+    #expect(stopped.stoppedEarly?.contains("maxGuardCombinations") == true)
+    #expect(paths.simplePaths(from: "s0", to: "s1", maxLength: 0).paths.isEmpty)
+    #expect(paths.simplePaths(from: "s0", to: "s1", maxCount: -5).paths.isEmpty)
+    #expect(paths.simplePaths(from: "s0", to: "s1").paths.map(\.description) == ["s0 –next→ s1"])
   }
 }
