@@ -36,7 +36,6 @@ struct SQLStoreCoreTests {
     #expect(rows.history.map { "\($0.from)-\($0.event)->\($0.to)" } == ["off-on->on"])
     #expect(rows.history.first?.payload == #"{"cents":250}"#)
     #expect(rows.armed == [ArmedTimeout(state: "on", event: "expire", delay: .seconds(5))])
-    #expect(rows.version == 8)
     #expect(rows.messages.map(\.topic) == ["switched"] && rows.messages.map(\.version) == [8])
     #expect(String(decoding: rows.messages[0].payload, as: UTF8.self) == #""on""#)
 

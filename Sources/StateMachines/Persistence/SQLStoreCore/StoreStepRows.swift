@@ -23,8 +23,6 @@ package struct StoreStepRows: Sendable {
   package let exited: [String]
   /// The deadlines the step armed, due `delay` after the step on the store's clock.
   package let armed: [ArmedTimeout]
-  /// The version the row has after the step: the armed deadlines' `armed_version`.
-  package let version: Int64
   /// The outbox messages, each at its microstep's version.
   package let messages: [OutboxMessage]
 
@@ -37,7 +35,6 @@ package struct StoreStepRows: Sendable {
     self.history = configuration.history ? try Self.history(of: step) : []
     self.exited = step.exited
     self.armed = step.armed
-    self.version = step.after.version
     self.messages = try configuration.outboxMessages(for: step, model: model, key: key)
   }
 
