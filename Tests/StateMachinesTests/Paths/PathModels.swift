@@ -54,47 +54,13 @@ enum PathPlayer {
   }
 }
 
-/// Lets an upload's work finish when a test says, succeeding or failing.
-///
-/// `@unchecked Sendable`: `outcome` and `waiter` are read and written under `lock`.
-final class UploadGate: @unchecked Sendable {
-  struct Failed: Error {}
-  private let lock = NSLock()
-  private var outcome: Bool?
-  private var waiter: CheckedContinuation<Bool, Never>?
-
-  /// Lets the waiting work (or the next) finish: succeed, or throw.
-  func open(succeeds: Bool) {
-    lock.withLock {
-      if let waiter {
-        self.waiter = nil
-        waiter.resume(returning: succeeds)
-      } else {
-        outcome = succeeds
-      }
-    }
-  }
-
-  func wait() async throws {
-    let succeeds = await withCheckedContinuation { continuation in
-      lock.withLock {
-        if let outcome {
-          self.outcome = nil
-          continuation.resume(returning: outcome)
-        } else {
-          waiter = continuation
-        }
-      }
-    }
-    if !succeeds { throw Failed() }
-  }
-}
-
 /// An upload whose work is an invoke: done and failed are steps of their own.
 @MainActor
 @StateMachine
 final class PathUpload {
-  let gate = UploadGate()
+  /// The test opens the running work's gate, told to fail or not (`InvocationGates`).
+  let gates = InvocationGates()
+  struct Failed: Error {}
 
   static let stateMachine = StateMachineDefinition<PathUpload> { sm in
     sm.addState("idle")
@@ -103,8 +69,8 @@ final class PathUpload {
     sm.addState("failed")
     sm.when("upload", transitionFrom: "idle", to: "uploading")
     sm.when("retry", transitionFrom: "failed", to: "uploading")
-    sm.invoke("send", in: "uploading", input: { upload, _ in upload.gate }) { (context: InvocationContext<UploadGate>) in
-      try await context.input.wait()
+    sm.invoke("send", in: "uploading", input: { upload, _ in upload.gates }) { (context: InvocationContext<InvocationGates>) in
+      if await context.input.wait(context.generation) { throw Failed() }
     }
     sm.whenInvokeDone("send", transitionTo: "uploaded")
     sm.whenInvokeFailed("send", transitionTo: "failed")

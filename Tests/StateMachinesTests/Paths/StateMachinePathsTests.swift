@@ -118,9 +118,10 @@ struct StateMachinePathsTests {
       try await path.replay(
         on: { PathUpload() }, coverage: coverage,
         before: { upload, step in
+          guard let running = upload.activeInvocations.first?.generation else { return }
           switch step.kind {
-          case .invokeDone: upload.gate.open(succeeds: true)
-          case .invokeFailed: upload.gate.open(succeeds: false)
+          case .invokeDone: upload.gates.open(running)
+          case .invokeFailed: upload.gates.open(running, failing: true)
           default: break
           }
         })
