@@ -23,6 +23,10 @@ struct PostgresFastPlan: Sendable {
   /// clock is the database's) the fire binds.
   let history: Bool
   let bindsTime: Bool
+  /// The text of the statement of several fires at once (``batchStatement(keys:payloads:at:)``).
+  let batchSQL: String
+  /// The fires of this event waiting for a statement; `nil` when the store sends each alone.
+  let batcher: PostgresFastBatcher?
 
   /// The statement of one fire on the row with `key`: the constants, then the key, for the
   /// history row the payload as JSON text and the time `at`, and last the expected version.
@@ -37,6 +41,20 @@ struct PostgresFastPlan: Sendable {
     if history { _ = statement.bind(try payload()) }
     if bindsTime { _ = statement.bind(at()) }
     if let expectedVersion { _ = statement.bind(expectedVersion) }
+    return statement
+  }
+
+  /// The statement of several fires, each on its own row (keys are distinct): the constants,
+  /// then the keys, for the history rows the payloads as one JSON array of JSON texts (or nulls)
+  /// and the time `at`.
+  func batchStatement(keys: [String], payloads: @autoclosure () throws -> String, at: @autoclosure () -> Date) rethrows
+    -> PostgresStatement
+  {
+    var statement = constants
+    statement.sql = batchSQL
+    _ = statement.bind(keys)
+    if history { _ = statement.bind(try payloads()) }
+    if bindsTime { _ = statement.bind(at()) }
     return statement
   }
 }
@@ -65,8 +83,19 @@ final class PostgresFastPlans: @unchecked Sendable {
     lock.withLock { plans[event] }
   }
 
-  func store(_ plan: PostgresFastPlan?, for event: String) {
-    lock.withLock { plans[event] = .some(plan) }
+  /// Keeps `plan` for `event`, unless a plan was kept meanwhile; returns the one kept, so that
+  /// every fire of an event shares one batcher.
+  func store(_ plan: PostgresFastPlan?, for event: String) -> PostgresFastPlan? {
+    lock.withLock {
+      if let kept = plans[event] { return kept }
+      plans[event] = .some(plan)
+      return plan
+    }
+  }
+
+  /// How many statements carried more than one fire, over every event.
+  var sharedStatements: Int {
+    lock.withLock { plans.values }.reduce(0) { $0 + ($1?.batcher?.sharedStatements ?? 0) }
   }
 }
 
@@ -77,8 +106,7 @@ extension PostgresStepEngine {
   {
     if let known = fastPlans.plan(for: event) { return known }
     let plan = makeFastPlan(event, idType: try await idType(connection))
-    fastPlans.store(plan, for: event)
-    return plan
+    return fastPlans.store(plan, for: event)
   }
 
   /// The plan of `event`, or `nil` when no state takes a pure step on it.
@@ -135,10 +163,44 @@ extension PostgresStepEngine {
       // `*`: the select list names the id twice (the column, then the key as text).
       return sql + "\nSELECT * FROM moved"
     }
+    // The statement of several fires: the keys arrive as one array, numbered by their place in
+    // it, and the payloads as a JSON array in the same order. `old` locks the rows in the order
+    // of their ids, so that two batches on overlapping rows wait for each other rather than
+    // deadlock; the rest is the single statement's, row by row.
+    let keys = "$\(constants.bindCount + 1)::TEXT[]"
+    let rowColumn = table.isShared ? "entity_id" : table.quotedID
+    let join =
+      table.isShared
+      ? "t.machine = \(machine) AND t.entity_id = i.sm_fire_key"
+      : "t.\(table.quotedID) = CAST(i.sm_fire_key AS \(idType))"
+    var batchSQL = """
+      WITH old AS MATERIALIZED (
+        SELECT t.\(rowColumn) AS sm_fire_row, t.state AS sm_old_state, t.sm_version AS sm_old_version,
+               i.sm_fire_key, i.sm_fire_ord
+          FROM unnest(\(keys)) WITH ORDINALITY AS i(sm_fire_key, sm_fire_ord)
+          JOIN \(table.quotedName) t ON \(join)
+         WHERE NOT t.sm_terminated ORDER BY t.\(rowColumn) FOR UPDATE OF t),
+      moved AS (
+        UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
+          FROM old JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state
+         WHERE \(table.isShared ? "machine = \(machine) AND " : "")\(rowColumn) = old.sm_fire_row
+           AND sm_version = old.sm_old_version
+        RETURNING \(table.selectList(mapping.columns)), sm_old_state, sm_fire_key, sm_fire_ord)
+      """
+    if let history {
+      batchSQL += """
+        , history AS (
+          INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, at)
+          SELECT \(machine), sm_fire_key, sm_version, \(history.event), sm_old_state, state, \(history.cause),
+            CAST(CAST(\(payload) AS json) ->> CAST(sm_fire_ord - 1 AS int) AS json), \(at) FROM moved)
+        """
+    }
+    batchSQL += "\nSELECT * FROM moved"
     return PostgresFastPlan(
       event: eventName, targets: Dictionary(transitions.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first }),
       sql: Dictionary(uniqueKeysWithValues: PostgresFastPlanShape.allCases.map { ($0, sql($0)) }), constants: constants,
-      history: configuration.history, bindsTime: configuration.history && !clock.isDatabase)
+      history: configuration.history, bindsTime: configuration.history && !clock.isDatabase, batchSQL: batchSQL,
+      batcher: batchesFires ? PostgresFastBatcher() : nil)
   }
 }
 

@@ -44,6 +44,10 @@ where Model: PostgresStateMachineRecord {
   /// connection; turn it off behind a transaction-pooling PgBouncer older than 1.21, which
   /// cannot keep a prepared statement between transactions (Many application servers).
   ///
+  /// With `batchesFires` (the default) fires by id of an event that runs no code, arriving while
+  /// the store's fast statements are in flight, share the next statement, each still its own
+  /// step on its own row; turn it off to send every fire alone (Many application servers).
+  ///
   /// Once the client runs, the store records the table and its definition's JSON document in the
   /// library's `sm_machine_tables`, so that `statemachine inspect --db` shows the rows without
   /// the application's code.
@@ -51,13 +55,14 @@ where Model: PostgresStateMachineRecord {
     _ client: PostgresClient, definition: StateMachineDefinition<Model> = Model.stateMachine,
     table: String = Model.postgresTableName, machine: String? = nil, clock: StoreClock = .database,
     configuration: StoreConfiguration<Model> = .init(), notifications: PostgresNotifications = .init(),
-    preparesStatements: Bool = true, logger: Logger = PostgresStepLogger.logger
+    preparesStatements: Bool = true, batchesFires: Bool = true, logger: Logger = PostgresStepLogger.logger
   ) {
     let machineTable = PostgresMachineTable(
       name: table, idColumn: Model.postgresIDColumn, machine: machine ?? table, isShared: false)
     engine = PostgresStepEngine(
       client: client, definition: definition, table: machineTable, mapping: .record, clock: clock,
-      configuration: configuration, logger: logger, notifications: notifications, preparesStatements: preparesStatements)
+      configuration: configuration, logger: logger, notifications: notifications, preparesStatements: preparesStatements,
+      batchesFires: batchesFires)
     PostgresMachineTableCatalog.record(machineTable, definition: definition, client: client, logger: logger)
   }
 
@@ -66,6 +71,10 @@ where Model: PostgresStateMachineRecord {
   public func handle(_ topic: String, _ handler: @escaping @Sendable (OutboxMessage) async throws -> Void) {
     engine.handle(topic, handler)
   }
+
+  /// How many of the store's fast statements carried more than one fire (a test's proof that
+  /// fires were batched).
+  @_spi(Testing) public var sharedFastStatements: Int { engine.fastPlans.sharedStatements }
 
   /// Calls `hook` at each crash point of every transaction (Persistence §9 kills the process there).
   @_spi(Testing) public func onCrashPoint(_ hook: @escaping @Sendable (PostgresStoreCrashPoint) -> Void) {

@@ -1,6 +1,7 @@
 // The fast path of Persistence §6: a fire by id whose step runs no code needs no object, so
 // one statement (``PostgresFastPlan``) replaces the lock, the update and the history insert. On
 // its own it runs in autocommit, one round trip: the statement is its own transaction (P1).
+// Concurrent fires of one event share that round trip (``PostgresFastBatcher``).
 
 #if PostgreSQL
 import Foundation
@@ -17,43 +18,151 @@ extension PostgresStepEngine {
   /// Without a request id only: a recorded one must be replayed after the lock (P6). As the
   /// statement commits itself, one whose connection fails may have committed:
   /// `.commitOutcomeUnknown` (P6), unless the pooled connection was closed before it was sent.
+  /// A fire that neither locks without waiting nor expects a version rides with the concurrent
+  /// fires of its event, once the event's plan is made.
   func fireFast(
     _ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool, expectedVersion: Int64? = nil
   ) async throws(StateMachineStoreError) -> Fired<Model>? {
-    if case .some(.none) = fastPlans.plan(for: event) { return nil }
-    let sent: Result<(PostgresFastPlan, [PostgresRow]), any Error>?
+    let known = fastPlans.plan(for: event)
+    if case .some(.none) = known { return nil }
+    let json = try payloadJSON(payload, key)
+    if case .some(.some(let plan)) = known, let batcher = plan.batcher, !noWait, expectedVersion == nil {
+      return try fired(await batched(plan, batcher, key: key, payload: json), plan, key: key, payload: payload)
+    }
+    let (plan, answer) = await sendAlone(
+      event, known: nil, key: key, payload: json, noWait: noWait, expectedVersion: expectedVersion)
+    return try fired(answer, plan, key: key, payload: payload)
+  }
+
+  /// The answer to a fire that waits its turn in `batcher`: the statement it leads, or the one a
+  /// leader sent for it.
+  private func batched(_ plan: PostgresFastPlan, _ batcher: PostgresFastBatcher, key: String, payload: String?) async
+    -> PostgresFastBatcher.Answer
+  {
+    switch await batcher.enter(key: key, payload: payload) {
+    case .answer(let answer):
+      return answer
+    case .lead(let batch):
+      let answers: [PostgresFastBatcher.Answer]
+      if batch.count == 1 {
+        answers = [await sendAlone(plan.event, known: plan, key: key, payload: payload, noWait: false).answer]
+      } else {
+        answers = await sendBatch(plan, batch)
+      }
+      // The next flight leaves before this one's answers are handed out.
+      let next = batcher.land(batch)
+      next.first?.continuation.resume(returning: .lead(next))
+      for (fire, answer) in zip(batch, answers).dropFirst() { fire.continuation.resume(returning: .answer(answer)) }
+      return answers[0]
+    }
+  }
+
+  /// Sends one fire's statement in autocommit. The plan is `known`, or made on the connection
+  /// (`nil` when the event has none); the answer is `.notWritten` when nothing was sent (no
+  /// plan, a pooled connection found closed).
+  private func sendAlone(
+    _ event: String, known: PostgresFastPlan?, key: String, payload: String?, noWait: Bool, expectedVersion: Int64? = nil
+  ) async -> (plan: PostgresFastPlan?, answer: PostgresFastBatcher.Answer) {
+    let sent: (PostgresFastPlan, Result<[PostgresRow], any Error>)?
     do {
-      sent = try await client.withConnection { connection -> Result<(PostgresFastPlan, [PostgresRow]), any Error>? in
-        guard !connection.isClosed, let plan = try await fastPlan(event, connection) else { return nil }
-        let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait, expectedVersion: expectedVersion)
-        do {
-          return .success((plan, try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows()))
-        } catch where PostgresStoreFailure.isStalePreparedStatement(error) {
-          // The server ran nothing; the statement, prepared again, runs once more.
-          do {
-            return .success((plan, try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows()))
-          } catch {
-            return .failure(error)
-          }
-        } catch {
-          return .failure(error)
-        }
+      sent = try await client.withConnection { connection -> (PostgresFastPlan, Result<[PostgresRow], any Error>)? in
+        guard !connection.isClosed else { return nil }
+        var plan = known
+        if plan == nil { plan = try await fastPlan(event, connection) }
+        guard let plan else { return nil }
+        let statement = plan.statement(key: key, payload: payload, at: clock.now, noWait: noWait, expectedVersion: expectedVersion)
+        return (plan, await sendRetryingStale(statement, connection))
       }
     } catch {
-      throw PostgresStoreFailure.map(error, key: key)
+      return (known, .failed(PostgresStoreFailure.map(error, key: key)))
+    }
+    guard let (plan, result) = sent else { return (known, .notWritten) }
+    switch result {
+    case .failure(let error) where PostgresStoreFailure.isConnectionLoss(error):
+      return (plan, .failed(.commitOutcomeUnknown(requestID: nil, underlying: error)))
+    case .failure(let error):
+      return (plan, .failed(PostgresStoreFailure.map(error, key: key)))
+    case .success(let rows):
+      return (plan, rows.first.map { .written($0) } ?? .notWritten)
+    }
+  }
+
+  /// Sends the statement of several fires of one event, each on its own row, in autocommit, and
+  /// gives each fire its answer, in the batch's order. A statement the server refused wrote
+  /// nothing: each fire then takes the locked step on its own, which reports its own error.
+  private func sendBatch(_ plan: PostgresFastPlan, _ batch: [PostgresFastBatcher.Fire]) async
+    -> [PostgresFastBatcher.Answer]
+  {
+    let sent: Result<[PostgresRow], any Error>?
+    do {
+      sent = try await client.withConnection { connection -> Result<[PostgresRow], any Error>? in
+        guard !connection.isClosed else { return nil }
+        let statement = try plan.batchStatement(
+          keys: batch.map(\.key),
+          payloads: String(decoding: try JSONEncoder().encode(batch.map(\.payload)), as: UTF8.self), at: clock.now)
+        return await sendRetryingStale(statement, connection)
+      }
+    } catch {
+      return batch.map { .failed(PostgresStoreFailure.map(error, key: $0.key)) }
     }
     switch sent {
     case nil:
+      return batch.map { _ in .notWritten }
+    case .failure(let error)? where PostgresStoreFailure.isConnectionLoss(error):
+      return batch.map { _ in .failed(.commitOutcomeUnknown(requestID: nil, underlying: error)) }
+    case .failure?:
+      return batch.map { _ in .notWritten }
+    case .success(let rows)?:
+      var answers = [PostgresFastBatcher.Answer](repeating: .notWritten, count: batch.count)
+      let place = mapping.columns.count + 7
+      for row in rows {
+        // `sm_fire_ord`: the fire's place in the keys, from 1.
+        guard let ordinal = try? row.makeRandomAccess()[place].decode(Int64.self), 1...Int64(batch.count) ~= ordinal
+        else { continue }
+        answers[Int(ordinal) - 1] = .written(row)
+      }
+      return answers
+    }
+  }
+
+  /// Sends `statement` on `connection`; a prepared statement the server no longer runs (it ran
+  /// nothing) is prepared again and sent once more.
+  private func sendRetryingStale(_ statement: PostgresStatement, _ connection: PostgresConnection) async
+    -> Result<[PostgresRow], any Error>
+  {
+    do {
+      return .success(try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows())
+    } catch where PostgresStoreFailure.isStalePreparedStatement(error) {
+      do {
+        return .success(try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows())
+      } catch {
+        return .failure(error)
+      }
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// A fire's result from its answer: the step it wrote, `nil` when it wrote none (the locked
+  /// step follows), or the error.
+  private func fired(
+    _ answer: PostgresFastBatcher.Answer, _ plan: PostgresFastPlan?, key: String, payload: (any Sendable)?
+  ) throws(StateMachineStoreError) -> Fired<Model>? {
+    switch answer {
+    case .notWritten:
       return nil
-    case .failure(let error) where PostgresStoreFailure.isConnectionLoss(error):
-      throw .commitOutcomeUnknown(requestID: nil, underlying: error)
-    case .failure(let error):
-      throw PostgresStoreFailure.map(error, key: key)
-    case .success((let plan, let rows)):
-      guard let row = rows.first else { return nil }
+    case .failed(let error):
+      throw error
+    case .written(let row):
+      guard let plan else { throw .database(PostgresStoreFailure("a fast fire wrote without a plan")) }
       crashPoint(.afterCommit)
       return try fastWritten(row, plan, key: key, payload: payload).fired
     }
+  }
+
+  /// The payload as JSON text, for the history row.
+  private func payloadJSON(_ payload: (any Encodable & Sendable)?, _ key: String) throws(StateMachineStoreError) -> String? {
+    try PostgresStoreFailure.sync(key) { try payload.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) } }
   }
 
   /// The fast path inside an open transaction (an application's, or a fire's own): the same
@@ -64,24 +173,13 @@ extension PostgresStepEngine {
     expectedVersion: Int64? = nil
   ) async throws(StateMachineStoreError) -> Written? {
     guard let plan = try await fastPlan(event, connection) else { return nil }
-    let statement = try fastStatement(plan, key: key, payload: payload, noWait: noWait, expectedVersion: expectedVersion)
+    let json = try payloadJSON(payload, key)
+    let statement = plan.statement(key: key, payload: json, at: clock.now, noWait: noWait, expectedVersion: expectedVersion)
     guard let row = try await run(connection, statement, key: key).first else { return nil }
     // One statement took the lock and wrote: both points are passed at once, nothing committed.
     crashPoint(.afterLock)
     crashPoint(.afterWrite)
     return try fastWritten(row, plan, key: key, payload: payload)
-  }
-
-  /// The statement of one fast fire: the payload encoded as JSON for the history row.
-  private func fastStatement(
-    _ plan: PostgresFastPlan, key: String, payload: (any Encodable & Sendable)?, noWait: Bool,
-    expectedVersion: Int64? = nil
-  ) throws(StateMachineStoreError) -> PostgresStatement {
-    try PostgresStoreFailure.sync(key) {
-      try plan.statement(
-        key: key, payload: try payload.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
-        at: clock.now, noWait: noWait, expectedVersion: expectedVersion)
-    }
   }
 
   /// The fire's result from the row the statement wrote: its own columns, its machine columns,

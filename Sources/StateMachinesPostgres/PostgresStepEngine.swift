@@ -50,6 +50,8 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   /// The statements prepared on each connection, or `nil` when the store sends every statement
   /// unprepared (Many application servers, prepared statements).
   let preparedStatements: PostgresPreparedStatements?
+  /// Whether concurrent fast fires of one event share a statement (``PostgresFastBatcher``).
+  let batchesFires: Bool
 
   /// How often a transaction the server aborted to break a deadlock is run again.
   static var deadlockRetries: Int { 3 }
@@ -57,8 +59,9 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   init(
     client: PostgresClient, definition: StateMachineDefinition<Model>, table: PostgresMachineTable,
     mapping: PostgresRowMapping<Model>, clock: StoreClock, configuration: StoreConfiguration<Model>, logger: Logger,
-    notifications: PostgresNotifications = .init(), preparesStatements: Bool = true
+    notifications: PostgresNotifications = .init(), preparesStatements: Bool = true, batchesFires: Bool = true
   ) {
+    self.batchesFires = batchesFires
     self.notifications = notifications
     self.preparedStatements = preparesStatements ? PostgresPreparedStatements() : nil
     self.client = client
