@@ -163,10 +163,12 @@ extension PostgresStepEngine {
       // `*`: the select list names the id twice (the column, then the key as text).
       return sql + "\nSELECT * FROM moved"
     }
-    // The statement of several fires: the keys arrive as one array, numbered by their place in
-    // it, and the payloads as a JSON array in the same order. `old` locks the rows in the order
-    // of their ids, so that two batches on overlapping rows wait for each other rather than
-    // deadlock; the rest is the single statement's, row by row.
+    // The statement of the fires of a batch: the keys arrive as one array, numbered by their
+    // place in it, and the payloads as a JSON array in the same order. `old` locks the rows it
+    // can and skips those another transaction holds: a batch never waits for a lock, so one
+    // held row cannot hold up the fires of the others, and two batches cannot deadlock. A
+    // skipped fire takes the locked step on its own; the rest is the single statement's, row by
+    // row.
     let keys = "$\(constants.bindCount + 1)::TEXT[]"
     let rowColumn = table.isShared ? "entity_id" : table.quotedID
     let join =
@@ -179,7 +181,7 @@ extension PostgresStepEngine {
                i.sm_fire_key, i.sm_fire_ord
           FROM unnest(\(keys)) WITH ORDINALITY AS i(sm_fire_key, sm_fire_ord)
           JOIN \(table.quotedName) t ON \(join)
-         WHERE NOT t.sm_terminated ORDER BY t.\(rowColumn) FOR UPDATE OF t),
+         WHERE NOT t.sm_terminated FOR UPDATE OF t SKIP LOCKED),
       moved AS (
         UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
           FROM old JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state

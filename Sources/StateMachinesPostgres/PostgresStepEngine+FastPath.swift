@@ -29,8 +29,7 @@ extension PostgresStepEngine {
     if case .some(.some(let plan)) = known, let batcher = plan.batcher, !noWait, expectedVersion == nil {
       return try fired(await batched(plan, batcher, key: key, payload: json), plan, key: key, payload: payload)
     }
-    let (plan, answer) = await sendAlone(
-      event, known: nil, key: key, payload: json, noWait: noWait, expectedVersion: expectedVersion)
+    let (plan, answer) = await sendAlone(event, key: key, payload: json, noWait: noWait, expectedVersion: expectedVersion)
     return try fired(answer, plan, key: key, payload: payload)
   }
 
@@ -43,12 +42,7 @@ extension PostgresStepEngine {
     case .answer(let answer):
       return answer
     case .lead(let batch):
-      let answers: [PostgresFastBatcher.Answer]
-      if batch.count == 1 {
-        answers = [await sendAlone(plan.event, known: plan, key: key, payload: payload, noWait: false).answer]
-      } else {
-        answers = await sendBatch(plan, batch)
-      }
+      let answers = await sendBatch(plan, batch)
       // The next flight leaves before this one's answers are handed out.
       let next = batcher.land(batch)
       next.first?.continuation.resume(returning: .lead(next))
@@ -57,26 +51,24 @@ extension PostgresStepEngine {
     }
   }
 
-  /// Sends one fire's statement in autocommit. The plan is `known`, or made on the connection
-  /// (`nil` when the event has none); the answer is `.notWritten` when nothing was sent (no
-  /// plan, a pooled connection found closed).
+  /// Sends one fire's statement in autocommit, with the event's plan, made on the connection if
+  /// need be (`nil` when the event has none); the answer is `.notWritten` when nothing was sent
+  /// (no plan, a pooled connection found closed).
   private func sendAlone(
-    _ event: String, known: PostgresFastPlan?, key: String, payload: String?, noWait: Bool, expectedVersion: Int64? = nil
+    _ event: String, key: String, payload: String?, noWait: Bool, expectedVersion: Int64?
   ) async -> (plan: PostgresFastPlan?, answer: PostgresFastBatcher.Answer) {
     let sent: (PostgresFastPlan, Result<[PostgresRow], any Error>)?
     do {
       sent = try await client.withConnection { connection -> (PostgresFastPlan, Result<[PostgresRow], any Error>)? in
         guard !connection.isClosed else { return nil }
-        var plan = known
-        if plan == nil { plan = try await fastPlan(event, connection) }
-        guard let plan else { return nil }
+        guard let plan = try await fastPlan(event, connection) else { return nil }
         let statement = plan.statement(key: key, payload: payload, at: clock.now, noWait: noWait, expectedVersion: expectedVersion)
         return (plan, await sendRetryingStale(statement, connection))
       }
     } catch {
-      return (known, .failed(PostgresStoreFailure.map(error, key: key)))
+      return (nil, .failed(PostgresStoreFailure.map(error, key: key)))
     }
-    guard let (plan, result) = sent else { return (known, .notWritten) }
+    guard let (plan, result) = sent else { return (nil, .notWritten) }
     switch result {
     case .failure(let error) where PostgresStoreFailure.isConnectionLoss(error):
       return (plan, .failed(.commitOutcomeUnknown(requestID: nil, underlying: error)))
@@ -87,9 +79,10 @@ extension PostgresStepEngine {
     }
   }
 
-  /// Sends the statement of several fires of one event, each on its own row, in autocommit, and
-  /// gives each fire its answer, in the batch's order. A statement the server refused wrote
-  /// nothing: each fire then takes the locked step on its own, which reports its own error.
+  /// Sends the statement of the fires of a batch (one event, each fire on its own row) in
+  /// autocommit, and gives each fire its answer, in the batch's order. A statement the server
+  /// refused wrote nothing: each fire then takes the locked step on its own, which reports its
+  /// own error; so does a fire whose row another transaction held.
   private func sendBatch(_ plan: PostgresFastPlan, _ batch: [PostgresFastBatcher.Fire]) async
     -> [PostgresFastBatcher.Answer]
   {

@@ -15,6 +15,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
   case s2 = "S2"
   case s3 = "S3"
   case fast = "fast"
+  case fastAlone = "fast1"
   case generated = "G2"
 
   var base: Int {
@@ -25,6 +26,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     case .s2: 4000
     case .s3: 5000
     case .fast: 6000
+    case .fastAlone: 13000
     case .generated: 10000
     case .b0p: 12000
     }
@@ -39,6 +41,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     case .s2: "store fire (locked step), history on"
     case .s3: "store fire arming a deadline / deleting it"
     case .fast: "store fire of an event without code (fast path)"
+    case .fastAlone: "the fast path with each fire its own statement (batchesFires: false)"
     case .generated: "the fast row through the generated API: try await toggle.flip()"
     }
   }
@@ -67,6 +70,7 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
   noHistory.history = false
   let plain = PostgresStateMachineStore<PostgresToggle>(client, configuration: noHistory)
   let audited = PostgresStateMachineStore<PostgresToggle>(client)
+  let alone = PostgresStateMachineStore<PostgresToggle>(client, batchesFires: false)
   let countdowns = PostgresStateMachineStore<PostgresCountdown>(client)
   let tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let minimalTasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
@@ -89,6 +93,7 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
     // Exactly what an application writes; once the store has its single-statement fast path
     // (Persistence §6), this row takes it with no change here.
     PostgresCase(id: .fast) { task in _ = try await audited.fire("flip", on: PostgresCaseID.fast.row(task)) },
+    PostgresCase(id: .fastAlone) { task in _ = try await alone.fire("flip", on: PostgresCaseID.fastAlone.row(task)) },
     // What business code writes: the task's object, loaded once, fires through its generated
     // method (by id at the version it holds; it stays current, so it never conflicts).
     PostgresCase(id: .generated) { task in

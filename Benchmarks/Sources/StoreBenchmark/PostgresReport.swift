@@ -83,6 +83,7 @@ func printPostgresReport(
     ("pgbench minimal: 8 ÷ 1 clients", nil, { $0 == 8 ? ratio(pgbench: "minimal", 1, 8) : nil }),
     ("fast path: 8 ÷ 1 tasks", nil, { $0 == 8 ? ratio(.fast, tasks: 8, over: 1) : nil }),
     ("fast path ÷ B0p (the same work by hand, prepared, through postgres-nio)", nil, { ratio(.fast, .b0p, $0) }),
+    ("fast path ÷ fast1 (what sharing statements gives)", nil, { ratio(.fast, .fastAlone, $0) }),
     ("B0p ÷ pgbench minimal (the client library)", nil, { ratio(.b0p, pgbench: "minimal", $0) }),
     ("fast path ÷ pgbench cas", nil, { ratio(.fast, pgbench: "cas", $0) }),
     ("S2 ÷ B1", 0.8, { ratio(.s2, .b1, $0) }),

@@ -168,6 +168,43 @@ struct PostgresFastBatchTests {
     #expect(store.sharedFastStatements > 0)
   }
 
+  @Test("A row another transaction holds does not hold up the shared statements: its fire waits alone, the others apply meanwhile")
+  func heldRow() async throws {
+    let store = try await switches()
+    let ids = try await rows(store, 6)
+    let held = ids[2]
+    let others = ids.filter { $0 != held }
+    let logger = PostgresStepLogger.logger
+    let (fired, heldFire) = try await database.client.withConnection { connection in
+      try await connection.query("BEGIN", logger: logger)
+      try await connection.query(
+        PostgresQuery(unsafeSQL: "SELECT id FROM store_switches WHERE id = \(held) FOR UPDATE"), logger: logger)
+      // The held row's fire comes while the others' statements are in flight, so it waits to
+      // ride with them; were the statement to wait for its row, they would wait with it, and
+      // the others' fires would not end while the row is held.
+      let heldFire = Task {
+        try await Task.sleep(for: .milliseconds(30))
+        return try await store.fire("flip", on: held)
+      }
+      let ended = PostgresTestFlag()
+      let work = Task {
+        defer { ended.set() }
+        return try await fireConcurrently(store, others, tasks: 10, perTask: 30, events: ["flip"])
+      }
+      for _ in 0..<200 where !ended.isSet { try await Task.sleep(for: .milliseconds(100)) }
+      #expect(ended.isSet, "the other rows' fires waited for the held row")
+      #expect(try await store.storedState(of: held)?.version == 0)
+      try await connection.query("ROLLBACK", logger: logger)
+      let (fired, rejected) = try await work.value
+      #expect(rejected == 0)
+      return (fired, heldFire)
+    }
+    let heldFired = try await heldFire.value
+    #expect(heldFired.version == 1 && heldFired.to == "on")
+    try await checkRows(store, others, fired: fired)
+    #expect(store.sharedFastStatements > 0)
+  }
+
   @Test("With batchesFires: false every fire is its own statement, and the same invariants hold")
   func batchingOff() async throws {
     let store = try await switches(batchesFires: false)
@@ -177,5 +214,13 @@ struct PostgresFastBatchTests {
     try await checkRows(store, ids, fired: fired)
     #expect(store.sharedFastStatements == 0)
   }
+}
+/// A flag one task sets and another polls.
+final class PostgresTestFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+
+  func set() { lock.withLock { value = true } }
+  var isSet: Bool { lock.withLock { value } }
 }
 #endif
