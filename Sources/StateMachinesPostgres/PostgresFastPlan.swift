@@ -23,8 +23,8 @@ struct PostgresFastPlan: Sendable {
   /// clock is the database's) the fire binds.
   let history: Bool
   let bindsTime: Bool
-  /// The text of the statement of several fires at once (``batchStatement(keys:payloads:at:)``).
-  let batchSQL: String
+  /// The texts of the statements of several fires at once, by size (``batchStatement(_:at:)``).
+  let batchSQL: [String]
   /// The fires of this event waiting for a statement; `nil` when the store sends each alone.
   let batcher: PostgresFastBatcher?
 
@@ -44,17 +44,22 @@ struct PostgresFastPlan: Sendable {
     return statement
   }
 
-  /// The statement of several fires, each on its own row (keys are distinct): the constants,
-  /// then the keys, for the history rows the payloads as one JSON array of JSON texts (or nulls)
-  /// and the time `at`.
-  func batchStatement(keys: [String], payloads: @autoclosure () throws -> String, at: @autoclosure () -> Date) rethrows
-    -> PostgresStatement
-  {
+  /// The sizes of batch statements: a batch goes as the smallest that holds it.
+  static let batchSizes = [1, 2, 4, 8, 16, 32, 64]
+
+  /// The statement of the fires of a batch, each on its own row (keys are distinct): the
+  /// constants, the time `at` when the store's clock is not the database's, then each fire's key
+  /// and, for the history rows, its payload as JSON text; NULL keys up to the statement's size.
+  func batchStatement(_ fires: [(key: String, payload: String?)], at: @autoclosure () -> Date) -> PostgresStatement {
+    let size = Self.batchSizes.firstIndex { $0 >= fires.count } ?? Self.batchSizes.count - 1
     var statement = constants
-    statement.sql = batchSQL
-    _ = statement.bind(keys)
-    if history { _ = statement.bind(try payloads()) }
+    statement.sql = batchSQL[size]
     if bindsTime { _ = statement.bind(at()) }
+    for place in 0..<Self.batchSizes[size] {
+      let fire = place < fires.count ? fires[place] : nil
+      _ = statement.bind(fire?.key)
+      if history { _ = statement.bind(fire?.payload) }
+    }
     return statement
   }
 }
@@ -163,46 +168,58 @@ extension PostgresStepEngine {
       // `*`: the select list names the id twice (the column, then the key as text).
       return sql + "\nSELECT * FROM moved"
     }
-    // The statement of the fires of a batch: the keys arrive as one array, numbered by their
-    // place in it, and the payloads as a JSON array in the same order. `old` locks the rows it
-    // can and skips those another transaction holds: a batch never waits for a lock, so one
-    // held row cannot hold up the fires of the others, and two batches cannot deadlock. A
-    // skipped fire takes the locked step on its own; the rest is the single statement's, row by
-    // row.
-    let keys = "$\(constants.bindCount + 1)::TEXT[]"
+    // The statement of the fires of a batch of `size` (padded with NULL keys, which match no
+    // row): the fires as a VALUES list, each its key, its payload and its place, so that the
+    // planner knows how many rows come and keeps one plan per size (an array of keys, of a
+    // length it cannot see, made it plan every small batch anew). `old` locks the rows it can
+    // and skips those another transaction holds: a batch never waits for a lock, so one held
+    // row cannot hold up the fires of the others, and two batches cannot deadlock. A skipped
+    // fire takes the locked step on its own; the rest is the single statement's, row by row.
     let rowColumn = table.isShared ? "entity_id" : table.quotedID
     let join =
       table.isShared
       ? "t.machine = \(machine) AND t.entity_id = i.sm_fire_key"
       : "t.\(table.quotedID) = CAST(i.sm_fire_key AS \(idType))"
-    var batchSQL = """
-      WITH old AS MATERIALIZED (
-        SELECT t.\(rowColumn) AS sm_fire_row, t.state AS sm_old_state, t.sm_version AS sm_old_version,
-               i.sm_fire_key, i.sm_fire_ord
-          FROM unnest(\(keys)) WITH ORDINALITY AS i(sm_fire_key, sm_fire_ord)
-          JOIN \(table.quotedName) t ON \(join)
-         WHERE NOT t.sm_terminated FOR UPDATE OF t SKIP LOCKED),
-      moved AS (
-        UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
-          FROM old JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state
-         WHERE \(table.isShared ? "machine = \(machine) AND " : "")\(rowColumn) = old.sm_fire_row
-           AND sm_version = old.sm_old_version
-        RETURNING \(table.selectList(mapping.columns)), sm_old_state, sm_fire_key, sm_fire_ord)
-      """
-    if let history {
-      batchSQL += """
-        , history AS (
-          INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, at)
-          SELECT \(machine), sm_fire_key, sm_version, \(history.event), sm_old_state, state, \(history.cause),
-            CAST(CAST(\(payload) AS json) ->> CAST(sm_fire_ord - 1 AS int) AS json), \(at) FROM moved)
+    let bindsTime = configuration.history && !clock.isDatabase
+    let batchAt = bindsTime ? "$\(constants.bindCount + 1)::TIMESTAMPTZ" : "clock_timestamp()"
+    func batchSQL(_ size: Int) -> String {
+      let first = constants.bindCount + (bindsTime ? 2 : 1)
+      let perFire = configuration.history ? 2 : 1
+      let fires = (0..<size).map { place in
+        let key = "$\(first + place * perFire)::TEXT"
+        let payload = configuration.history ? "$\(first + place * perFire + 1)::TEXT" : "CAST(NULL AS text)"
+        return "(\(key), \(payload), CAST(\(place + 1) AS bigint))"
+      }
+      var sql = """
+        WITH old AS MATERIALIZED (
+          SELECT t.\(rowColumn) AS sm_fire_row, t.state AS sm_old_state, t.sm_version AS sm_old_version,
+                 i.sm_fire_key, i.sm_fire_payload, i.sm_fire_ord
+            FROM (VALUES \(fires.joined(separator: ", "))) AS i(sm_fire_key, sm_fire_payload, sm_fire_ord)
+            JOIN \(table.quotedName) t ON \(join)
+           WHERE NOT t.sm_terminated FOR UPDATE OF t SKIP LOCKED),
+        moved AS (
+          UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
+            FROM old JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state
+           WHERE \(table.isShared ? "machine = \(machine) AND " : "")\(rowColumn) = old.sm_fire_row
+             AND sm_version = old.sm_old_version
+          RETURNING \(table.selectList(mapping.columns)), sm_old_state, sm_fire_key, sm_fire_ord, sm_fire_payload)
         """
+      if let history {
+        sql += """
+          , history AS (
+            INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, at)
+            SELECT \(machine), sm_fire_key, sm_version, \(history.event), sm_old_state, state, \(history.cause),
+              CAST(sm_fire_payload AS json), \(batchAt) FROM moved)
+          """
+      }
+      return sql + "\nSELECT * FROM moved"
     }
-    batchSQL += "\nSELECT * FROM moved"
     return PostgresFastPlan(
       event: eventName, targets: Dictionary(transitions.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first }),
       sql: Dictionary(uniqueKeysWithValues: PostgresFastPlanShape.allCases.map { ($0, sql($0)) }), constants: constants,
-      history: configuration.history, bindsTime: configuration.history && !clock.isDatabase, batchSQL: batchSQL,
-      batcher: batchesFires ? PostgresFastBatcher() : nil)
+      history: configuration.history, bindsTime: bindsTime,
+      batchSQL: batchesFires ? PostgresFastPlan.batchSizes.map(batchSQL) : [],
+      batcher: batchesFires ? PostgresFastBatcher(maxBatch: PostgresFastPlan.batchSizes.last!) : nil)
   }
 }
 

@@ -90,9 +90,7 @@ extension PostgresStepEngine {
     do {
       sent = try await client.withConnection { connection -> Result<[PostgresRow], any Error>? in
         guard !connection.isClosed else { return nil }
-        let statement = try plan.batchStatement(
-          keys: batch.map(\.key),
-          payloads: String(decoding: try JSONEncoder().encode(batch.map(\.payload)), as: UTF8.self), at: clock.now)
+        let statement = plan.batchStatement(batch.map { (key: $0.key, payload: $0.payload) }, at: clock.now)
         return await sendRetryingStale(statement, connection)
       }
     } catch {

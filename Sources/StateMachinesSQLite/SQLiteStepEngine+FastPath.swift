@@ -29,8 +29,8 @@ extension SQLiteStepEngine {
     let inserted = history.isEmpty ? nil : db.lastInsertedRowID
     do throws(StateMachineStoreError) {
       try SQLiteStoreFailure.database(key) {
-        try db.cached(
-          table.updateMachineSQL, try table.updateMachineArguments(step.after, key: key, version: step.before.version))
+        let update = try table.updateMachine(step.before, step.after, key: key)
+        try db.cached(update.sql, update.arguments)
       }
       try checkWritten(db, step, key)
     } catch {
