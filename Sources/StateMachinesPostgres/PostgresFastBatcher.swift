@@ -1,8 +1,8 @@
 // Concurrent fast fires of one event share a statement (Many application servers, fires batched
 // under load): a fire that finds the store's flights busy waits, and the next flight takes every
 // fire waiting then, up to a limit, as one statement. With nothing in flight a fire leaves at once,
-// alone, as the single statement it always was: batching adds no wait, it only gathers what
-// would have waited for a connection anyway. What a round trip costs the client (the pool, the
+// a batch of one: batching adds no wait, it only gathers what would have waited for a connection
+// anyway. What a round trip costs the client (the pool, the
 // event loop, the tasks) is paid once per batch instead of once per fire.
 //
 // Each flight is led by the first fire of its batch, in that fire's task; when it lands, the
@@ -19,10 +19,12 @@ import StateMachines
 ///
 /// `@unchecked Sendable`: every `var` is read and written only under `lock`.
 final class PostgresFastBatcher: @unchecked Sendable {
-  /// One fire: its key, its payload as JSON text, and where its answer goes.
+  /// One fire: its key, its payload as JSON text, the version its row must be at (P4), and
+  /// where its answer goes.
   struct Fire: Sendable {
     let key: String
     let payload: String?
+    let expectedVersion: Int64?
     let continuation: CheckedContinuation<Turn, Never>
   }
 
@@ -61,9 +63,9 @@ final class PostgresFastBatcher: @unchecked Sendable {
 
   /// Enters a fire of `key`: it leads a flight of its own at once when a flight is free and no
   /// fire of its key is in flight; otherwise it waits for a leader to take it.
-  func enter(key: String, payload: String?) async -> Turn {
+  func enter(key: String, payload: String?, expectedVersion: Int64?) async -> Turn {
     await withCheckedContinuation { continuation in
-      let fire = Fire(key: key, payload: payload, continuation: continuation)
+      let fire = Fire(key: key, payload: payload, expectedVersion: expectedVersion, continuation: continuation)
       let leads = lock.withLock { () -> Bool in
         if flights < maxFlights, !inFlight.contains(key) {
           flights += 1

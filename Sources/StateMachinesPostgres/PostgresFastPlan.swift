@@ -48,9 +48,10 @@ struct PostgresFastPlan: Sendable {
   static let batchSizes = [1, 2, 4, 8, 16, 32, 64]
 
   /// The statement of the fires of a batch, each on its own row (keys are distinct): the
-  /// constants, the time `at` when the store's clock is not the database's, then each fire's key
-  /// and, for the history rows, its payload as JSON text; NULL keys up to the statement's size.
-  func batchStatement(_ fires: [(key: String, payload: String?)], at: @autoclosure () -> Date) -> PostgresStatement {
+  /// constants, the time `at` when the store's clock is not the database's, then each fire's key,
+  /// the version its row must be at (or NULL) and, for the history rows, its payload as JSON
+  /// text; NULL keys up to the statement's size.
+  func batchStatement(_ fires: [PostgresFastBatcher.Fire], at: @autoclosure () -> Date) -> PostgresStatement {
     let size = Self.batchSizes.firstIndex { $0 >= fires.count } ?? Self.batchSizes.count - 1
     var statement = constants
     statement.sql = batchSQL[size]
@@ -58,6 +59,7 @@ struct PostgresFastPlan: Sendable {
     for place in 0..<Self.batchSizes[size] {
       let fire = place < fires.count ? fires[place] : nil
       _ = statement.bind(fire?.key)
+      _ = statement.bind(fire?.expectedVersion)
       if history { _ = statement.bind(fire?.payload) }
     }
     return statement
@@ -169,7 +171,9 @@ extension PostgresStepEngine {
       return sql + "\nSELECT * FROM moved"
     }
     // The statement of the fires of a batch of `size` (padded with NULL keys, which match no
-    // row): the fires as a VALUES list, each its key, its payload and its place, so that the
+    // row): the fires as a VALUES list, each its key, the version its row must be at (P4: a row
+    // elsewhere is left to the locked step, which reports the conflict), its payload and its
+    // place, so that the
     // planner knows how many rows come and keeps one plan per size (an array of keys, of a
     // length it cannot see, made it plan every small batch anew). `old` locks the rows it can
     // and skips those another transaction holds: a batch never waits for a lock, so one held
@@ -184,19 +188,21 @@ extension PostgresStepEngine {
     let batchAt = bindsTime ? "$\(constants.bindCount + 1)::TIMESTAMPTZ" : "clock_timestamp()"
     func batchSQL(_ size: Int) -> String {
       let first = constants.bindCount + (bindsTime ? 2 : 1)
-      let perFire = configuration.history ? 2 : 1
+      let perFire = configuration.history ? 3 : 2
       let fires = (0..<size).map { place in
         let key = "$\(first + place * perFire)::TEXT"
-        let payload = configuration.history ? "$\(first + place * perFire + 1)::TEXT" : "CAST(NULL AS text)"
-        return "(\(key), \(payload), CAST(\(place + 1) AS bigint))"
+        let expected = "$\(first + place * perFire + 1)::BIGINT"
+        let payload = configuration.history ? "$\(first + place * perFire + 2)::TEXT" : "CAST(NULL AS text)"
+        return "(\(key), \(expected), \(payload), CAST(\(place + 1) AS bigint))"
       }
       var sql = """
         WITH old AS MATERIALIZED (
           SELECT t.\(rowColumn) AS sm_fire_row, t.state AS sm_old_state, t.sm_version AS sm_old_version,
                  i.sm_fire_key, i.sm_fire_payload, i.sm_fire_ord
-            FROM (VALUES \(fires.joined(separator: ", "))) AS i(sm_fire_key, sm_fire_payload, sm_fire_ord)
+            FROM (VALUES \(fires.joined(separator: ", "))) AS i(sm_fire_key, sm_fire_expected, sm_fire_payload, sm_fire_ord)
             JOIN \(table.quotedName) t ON \(join)
-           WHERE NOT t.sm_terminated FOR UPDATE OF t SKIP LOCKED),
+           WHERE NOT t.sm_terminated AND (i.sm_fire_expected IS NULL OR t.sm_version = i.sm_fire_expected)
+           FOR UPDATE OF t SKIP LOCKED),
         moved AS (
           UPDATE \(table.quotedName) SET state = m.sm_to, sm_version = old.sm_old_version + 1, sm_history = NULL
             FROM old JOIN (VALUES \(map.joined(separator: ", "))) m(sm_from, sm_to) ON m.sm_from = old.sm_old_state

@@ -18,16 +18,17 @@ extension PostgresStepEngine {
   /// Without a request id only: a recorded one must be replayed after the lock (P6). As the
   /// statement commits itself, one whose connection fails may have committed:
   /// `.commitOutcomeUnknown` (P6), unless the pooled connection was closed before it was sent.
-  /// A fire that neither locks without waiting nor expects a version rides with the concurrent
-  /// fires of its event, once the event's plan is made.
+  /// A fire that does not lock without waiting rides with the concurrent fires of its event,
+  /// once the event's plan is made.
   func fireFast(
     _ event: String, key: String, payload: (any Encodable & Sendable)?, noWait: Bool, expectedVersion: Int64? = nil
   ) async throws(StateMachineStoreError) -> Fired<Model>? {
     let known = fastPlans.plan(for: event)
     if case .some(.none) = known { return nil }
     let json = try payloadJSON(payload, key)
-    if case .some(.some(let plan)) = known, let batcher = plan.batcher, !noWait, expectedVersion == nil {
-      return try fired(await batched(plan, batcher, key: key, payload: json), plan, key: key, payload: payload)
+    if case .some(.some(let plan)) = known, let batcher = plan.batcher, !noWait {
+      let answer = await batched(plan, batcher, key: key, payload: json, expectedVersion: expectedVersion)
+      return try fired(answer, plan, key: key, payload: payload)
     }
     let (plan, answer) = await sendAlone(event, key: key, payload: json, noWait: noWait, expectedVersion: expectedVersion)
     return try fired(answer, plan, key: key, payload: payload)
@@ -35,10 +36,10 @@ extension PostgresStepEngine {
 
   /// The answer to a fire that waits its turn in `batcher`: the statement it leads, or the one a
   /// leader sent for it.
-  private func batched(_ plan: PostgresFastPlan, _ batcher: PostgresFastBatcher, key: String, payload: String?) async
-    -> PostgresFastBatcher.Answer
-  {
-    switch await batcher.enter(key: key, payload: payload) {
+  private func batched(
+    _ plan: PostgresFastPlan, _ batcher: PostgresFastBatcher, key: String, payload: String?, expectedVersion: Int64?
+  ) async -> PostgresFastBatcher.Answer {
+    switch await batcher.enter(key: key, payload: payload, expectedVersion: expectedVersion) {
     case .answer(let answer):
       return answer
     case .lead(let batch):
@@ -90,7 +91,7 @@ extension PostgresStepEngine {
     do {
       sent = try await client.withConnection { connection -> Result<[PostgresRow], any Error>? in
         guard !connection.isClosed else { return nil }
-        let statement = plan.batchStatement(batch.map { (key: $0.key, payload: $0.payload) }, at: clock.now)
+        let statement = plan.batchStatement(batch, at: clock.now)
         return await sendRetryingStale(statement, connection)
       }
     } catch {

@@ -125,6 +125,47 @@ struct PostgresFastBatchTests {
     #expect(store.sharedFastStatements > 0)
   }
 
+  @Test("P4: fires at the version each read share statements; a fire whose row moved on is a conflict and writes nothing")
+  func expectedVersions() async throws {
+    let store = try await switches()
+    let ids = try await rows(store, 8)
+    // Two tasks per row read its version and fire at it: where both read the same one, one of
+    // them must be told of the conflict.
+    let outcomes = try await withThrowingTaskGroup(of: [(Int, Int64?)].self) { group -> [(Int, Int64?)] in
+      for task in 0..<16 {
+        group.addTask {
+          var outcomes: [(Int, Int64?)] = []
+          for _ in 0..<15 {
+            let id = ids[task % ids.count]
+            let version = try #require(try await store.storedState(of: id)).version
+            do {
+              let fired = try await store.fire("flip", on: id, options: FireOptions(expectedVersion: version))
+              #expect(fired.version == version + 1)
+              outcomes.append((id, fired.version))
+            } catch {
+              guard case .conflict(_, let expected, let current, _) = error as? StateMachineStoreError else { throw error }
+              #expect(expected == version && current > version)
+              outcomes.append((id, nil))
+            }
+          }
+          return outcomes
+        }
+      }
+      return try await group.reduce(into: []) { $0 += $1 }
+    }
+    var fired: [Int: [(version: Int64, payload: String)]] = [:]
+    for case let (id, version?) in outcomes { fired[id, default: []].append((version, "")) }
+    for id in ids {
+      let history = try await store.history(of: id)
+      let warmUp = id == ids[0] ? 1 : 0
+      #expect(history.map(\.version) == (0..<history.count).map { Int64($0 + 1) })
+      #expect(history.count == (fired[id]?.count ?? 0) + warmUp)
+      #expect(Set(fired[id]?.map(\.version) ?? []).count == fired[id]?.count ?? 0)
+    }
+    #expect(outcomes.count == 16 * 15)
+    #expect(store.sharedFastStatements > 0)
+  }
+
   @Test("A shared statement the server refuses writes nothing: its fires take the locked step alone, and only the refused row's fail")
   func refusedStatement() async throws {
     let store = try await switches()
