@@ -108,9 +108,14 @@ extension PostgresStepEngine {
       var answers = [PostgresFastBatcher.Answer](repeating: .notWritten, count: batch.count)
       let place = mapping.columns.count + 7
       for row in rows {
-        // `sm_fire_ord`: the fire's place in the keys, from 1.
+        // `sm_fire_ord`: the fire's place in the batch, from 1. A row that does not say whose it
+        // is was written for a fire that cannot be told: no fire without its row may then take
+        // the locked step, which would apply its event a second time.
         guard let ordinal = try? row.makeRandomAccess()[place].decode(Int64.self), 1...Int64(batch.count) ~= ordinal
-        else { continue }
+        else {
+          let failure = StateMachineStoreError.database(PostgresStoreFailure("a batched fire's row names no fire"))
+          return answers.map { if case .written = $0 { $0 } else { .failed(failure) } }
+        }
         answers[Int(ordinal) - 1] = .written(row)
       }
       return answers
