@@ -26,9 +26,6 @@ struct SQLiteMachineTable: Sendable {
   /// P4): the arguments are ``arguments(_:)``, the row's (``keyArguments(_:)``), then the
   /// version the step read.
   let updateMachineSQL: String
-  /// ``updateMachineSQL`` for a step that leaves `sm_terminated` and `sm_history` as they were
-  /// (false and NULL: a plain flat step), which writes the state and the version alone.
-  let updateStateSQL: String
 
   static let machineColumns: Set<String> = ["state", "sm_version", "sm_terminated", "sm_history"]
 
@@ -36,11 +33,6 @@ struct SQLiteMachineTable: Sendable {
   static let insertHistorySQL =
     "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, payload, "
     + "request_id, due_at, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-  /// ``insertHistorySQL`` without the columns a plain fire leaves NULL (payload, request id, due
-  /// time).
-  static let insertPlainHistorySQL =
-    "INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause, at) "
-    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
   init(name: String, idColumn: String, machine: String, isShared: Bool) {
     self.name = name
@@ -53,7 +45,6 @@ struct SQLiteMachineTable: Sendable {
     updateMachineSQL =
       "UPDATE \(quotedName) SET state = ?, sm_version = ?, sm_terminated = ?, sm_history = ? "
       + "WHERE \(rowSQL) AND sm_version = ?"
-    updateStateSQL = "UPDATE \(quotedName) SET state = ?, sm_version = ? WHERE \(rowSQL) AND sm_version = ?"
   }
 
   /// The application's own table.
@@ -101,26 +92,13 @@ struct SQLiteMachineTable: Sendable {
     [machine.state, machine.version, machine.isTerminated, try historyJSON(machine)]
   }
 
-  /// The compare-and-set of a step's machine columns from `before` to `after` on the row with
-  /// `key`: ``updateStateSQL`` when the step leaves the other two columns false and NULL, else
-  /// ``updateMachineSQL``; the arguments in one list (the columns, the row's key, the version
-  /// the step read).
-  func updateMachine(_ before: StoredMachineState, _ after: StoredMachineState, key: String) throws
-    -> (sql: String, arguments: StatementArguments)
-  {
-    if !before.isTerminated, !after.isTerminated, before.history == nil, after.history == nil {
-      return (
-        updateStateSQL,
-        isShared ? [after.state, after.version, machine, key, before.version] : [after.state, after.version, key, before.version]
-      )
-    }
+  /// The arguments of ``updateMachineSQL``, in one list: the machine columns after the step, the
+  /// row's key, and the version the step read.
+  func updateMachineArguments(_ after: StoredMachineState, key: String, version: Int64) throws -> StatementArguments {
     let history = try Self.historyJSON(after)
-    return (
-      updateMachineSQL,
-      isShared
-        ? [after.state, after.version, after.isTerminated, history, machine, key, before.version]
-        : [after.state, after.version, after.isTerminated, history, key, before.version]
-    )
+    return isShared
+      ? [after.state, after.version, after.isTerminated, history, machine, key, version]
+      : [after.state, after.version, after.isTerminated, history, key, version]
   }
 
   /// `sm_history` as JSON (P12), or `nil`.

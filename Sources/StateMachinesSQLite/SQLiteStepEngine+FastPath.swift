@@ -29,8 +29,8 @@ extension SQLiteStepEngine {
     let inserted = history.isEmpty ? nil : db.lastInsertedRowID
     do throws(StateMachineStoreError) {
       try SQLiteStoreFailure.database(key) {
-        let update = try table.updateMachine(step.before, step.after, key: key)
-        try db.cached(update.sql, update.arguments)
+        try db.cached(
+          table.updateMachineSQL, try table.updateMachineArguments(step.after, key: key, version: step.before.version))
       }
       try checkWritten(db, step, key)
     } catch {

@@ -197,20 +197,12 @@ extension SQLiteStepEngine {
   ) throws(StateMachineStoreError) {
     try SQLiteStoreFailure.database(key) {
       for row in history {
-        // Without a payload, a request id or a due time (a plain fire), the statement binds
-        // eight values, not eleven: their defaults are NULL.
-        if row.payload == nil, requestID == nil, dueAt == nil {
-          try db.cached(
-            SQLiteMachineTable.insertPlainHistorySQL,
-            [table.machine, key, row.version, row.event, row.from, row.to, cause.rawValue, now])
-        } else {
-          try db.cached(
-            SQLiteMachineTable.insertHistorySQL,
-            [
-              table.machine, key, row.version, row.event, row.from, row.to, cause.rawValue, row.payload,
-              requestID?.uuidString, dueAt?.storeMilliseconds, now,
-            ])
-        }
+        try db.cached(
+          SQLiteMachineTable.insertHistorySQL,
+          [
+            table.machine, key, row.version, row.event, row.from, row.to, cause.rawValue, row.payload,
+            requestID?.uuidString, dueAt?.storeMilliseconds, now,
+          ])
       }
     }
   }
