@@ -6,15 +6,17 @@
 import Foundation
 import StateMachines
 
-/// `setup --db D --rows N [--disabled K]`: the tables, and rings 1…N in s0; the last K have
-/// `enabled = false`, so their guards refuse every `advance`.
+/// `setup --db D --rows N [--disabled K] [--dials M]`: the tables, rings 1…N in s0 and dials 1…M
+/// in d0; the last K rings have `enabled = false`, so their guards refuse every `advance`.
 func setupRings(_ arguments: WorkerArguments) async throws -> [String: Any] {
   let database = try openDatabase(arguments)
   try await database.createTables()
   let rows = try arguments.int("rows")
   let disabled = try arguments.int("disabled", default: 0)
   let store = try database.rings(arguments).store
-  for id in 1...rows { try await store.insert(Ring(id: id, enabled: id <= rows - disabled)) }
+  for id in stride(from: 1, through: rows, by: 1) { try await store.insert(Ring(id: id, enabled: id <= rows - disabled)) }
+  let dials = database.dials().store
+  for id in stride(from: 1, through: try arguments.int("dials", default: 0), by: 1) { try await dials.insert(Dial(id: id)) }
   return ["inserted": rows]
 }
 

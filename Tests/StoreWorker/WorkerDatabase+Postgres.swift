@@ -42,6 +42,21 @@ extension Booking: PostgresStateMachineRecord {
   }
 }
 
+extension Dial: PostgresStateMachineRecord {
+  static let postgresTableName = "dials"
+  static let postgresColumns = ["id"]
+
+  convenience init(postgresRow row: PostgresRow) throws {
+    self.init(id: try row.decode(Int.self))
+  }
+
+  func postgresBindings() throws -> PostgresBindings {
+    var binds = PostgresBindings()
+    binds.append(id)
+    return binds
+  }
+}
+
 /// A running client on the test server, in the test's schema. The process ends without stopping
 /// it: a worker's connections close with it, as a killed one's do.
 struct PostgresWorkerDatabase: WorkerDatabase {
@@ -72,6 +87,8 @@ struct PostgresWorkerDatabase: WorkerDatabase {
     try await PostgresStateMachineTables.addMachineColumns(to: "rings", on: client)
     try await execute("CREATE TABLE IF NOT EXISTS bookings (id bigint PRIMARY KEY, awaits_payment boolean NOT NULL)")
     try await PostgresStateMachineTables.addMachineColumns(to: "bookings", on: client)
+    try await execute("CREATE TABLE IF NOT EXISTS dials (id bigint PRIMARY KEY)")
+    try await PostgresStateMachineTables.addMachineColumns(to: "dials", on: client)
   }
 
   private func execute(_ sql: String) async throws {
@@ -96,6 +113,11 @@ struct PostgresWorkerDatabase: WorkerDatabase {
 
   func bookings(clock: StoreClock) -> any StateMachineStore<Booking> {
     PostgresStateMachineStore<Booking>(client, clock: clock)
+  }
+
+  func dials() -> (store: any StateMachineStore<Dial>, sharedStatements: @Sendable () -> Int) {
+    let store = PostgresStateMachineStore<Dial>(client)
+    return (store, { store.sharedFastStatements })
   }
 }
 #endif

@@ -15,6 +15,10 @@ extension Booking: FetchableRecord, PersistableRecord {
   static let databaseTableName = "bookings"
 }
 
+extension Dial: FetchableRecord, PersistableRecord {
+  static let databaseTableName = "dials"
+}
+
 /// The shared file, opened as every worker opens it.
 struct SQLiteWorkerDatabase: WorkerDatabase {
   let pool: DatabasePool
@@ -42,6 +46,10 @@ struct SQLiteWorkerDatabase: WorkerDatabase {
         table.column("awaitsPayment", .boolean).notNull()
         table.stateMachineColumns()
       }
+      try db.create(table: Dial.databaseTableName, ifNotExists: true) { table in
+        table.column("id", .integer).primaryKey()
+        table.stateMachineColumns()
+      }
     }
   }
 
@@ -57,6 +65,11 @@ struct SQLiteWorkerDatabase: WorkerDatabase {
 
   func bookings(clock: StoreClock) -> any StateMachineStore<Booking> {
     SQLiteStateMachineStore<Booking>(pool, clock: clock)
+  }
+
+  /// The SQLite store writes one fire per transaction: it shares no statement.
+  func dials() -> (store: any StateMachineStore<Dial>, sharedStatements: @Sendable () -> Int) {
+    (SQLiteStateMachineStore<Dial>(pool), { 0 })
   }
 }
 #endif

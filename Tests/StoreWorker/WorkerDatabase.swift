@@ -15,6 +15,8 @@ protocol WorkerDatabase: Sendable {
   func rings(_ arguments: WorkerArguments) throws -> WorkerRings
   /// A store of bookings with deadlines on `clock`.
   func bookings(clock: StoreClock) -> any StateMachineStore<Booking>
+  /// A store of dials, and how many of its statements carried more than one fire so far.
+  func dials() -> (store: any StateMachineStore<Dial>, sharedStatements: @Sendable () -> Int)
 }
 
 /// A ring store, with what its concrete type adds to the protocol.

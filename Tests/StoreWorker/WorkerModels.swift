@@ -79,6 +79,25 @@ final class Booking: Codable, StoreManagedStateMachine, @unchecked Sendable {
   }
 }
 
+/// A dial: `turn` goes d0 → d1 → d2 → d0 with no guard, callback or outbox message, so that the
+/// PostgreSQL store fires it on its fast path, batched when several tasks fire at once.
+@StateMachine
+final class Dial: Codable, StoreManagedStateMachine, @unchecked Sendable {
+  var id: Int
+  var storeID: Int { id }
+
+  init(id: Int) { self.id = id }
+
+  static let stateMachine = StateMachineDefinition<Dial> { sm in
+    sm.addState("d0")
+    sm.addState("d1")
+    sm.addState("d2")
+    sm.when("turn", transitionFrom: "d0", to: "d1")
+    sm.when("turn", transitionFrom: "d1", to: "d2")
+    sm.when("turn", transitionFrom: "d2", to: "d0")
+  }
+}
+
 /// Where `after` callbacks leave their marks: one empty file per row and event in a directory a
 /// test names (`--marker DIR`), nowhere without one.
 final class AfterMarker: @unchecked Sendable {

@@ -12,6 +12,7 @@ do {
   switch parsed.mode {
   case "setup": summary = try await setupRings(parsed)
   case "race": summary = try await race(parsed)
+  case "spin": summary = try await spin(parsed)
   case "crash": summary = try await crash(parsed)
   case "hold": summary = try await hold(parsed)
   case "fire": summary = try await fireOnce(parsed)
