@@ -171,6 +171,30 @@ func temporaryPath(_ name: String) -> String {
   FileManager.default.temporaryDirectory.appendingPathComponent("sm-\(name)-\(UUID().uuidString)").path
 }
 
+/// Kills a random one of `workers` with SIGKILL every `period` until shortly before the wall-clock
+/// time `end` (milliseconds since 1970), starting its slot again with `restart(slot)`, then waits
+/// for all of them. Returns the runs that ended on their own (the last ones, and any that ended
+/// before their kill) and the slot of each kill.
+func killRandomWorkers(
+  _ workers: [StartedWorker], every period: Duration, until end: String, restart: (Int) throws -> StartedWorker
+) async throws -> (finished: [WorkerRun], killedSlots: [Int]) {
+  var workers = workers
+  var random = SystemRandomNumberGenerator()
+  var finished: [WorkerRun] = []
+  var killedSlots: [Int] = []
+  let deadline = (Double(end) ?? 0) / 1000
+  while Date().timeIntervalSince1970 < deadline - 0.3 {
+    try await Task.sleep(for: period)
+    let slot = Int.random(in: 0..<workers.count, using: &random)
+    workers[slot].killProcess()
+    let run = await workers[slot].finish()
+    if run.wasKilled { killedSlots.append(slot) } else { finished.append(run) }
+    workers[slot] = try restart(slot)
+  }
+  for worker in workers { finished.append(await worker.finish()) }
+  return (finished, killedSlots)
+}
+
 /// Persistence P4 across processes, for either database: two worker processes load ring 1 at the
 /// same version, then each calls the generated store method `ring.advance()` at the same instant,
 /// three times over. Each time exactly one commits; the other throws `.conflict`, writes nothing,

@@ -27,26 +27,10 @@ extension PostgresProcessTests {
         schema.arguments(
           "race", ["--rows", "20", "--mode", slot, "--seed", "\(seed)", "--until", end, "--tally", tally, "--lease", "500"]))
     }
-    var workers = try Self.soakSlots.map(start)
-    var random = SystemRandomNumberGenerator()
-    var raceKills = 0
-    var kills = 0
-    var finished: [WorkerRun] = []
-    let deadline = Double(end)! / 1000
-    while Date().timeIntervalSince1970 < deadline - 0.2 {
-      try await Task.sleep(for: .milliseconds(200))
-      let slot = Int.random(in: 0..<workers.count, using: &random)
-      workers[slot].killProcess()
-      let run = await workers[slot].finish()
-      if run.wasKilled {
-        kills += 1
-        if Self.soakSlots[slot] != "deliver" { raceKills += 1 }
-      } else {
-        finished.append(run)
-      }
-      workers[slot] = try start(Self.soakSlots[slot])
-    }
-    for worker in workers { finished.append(await worker.finish()) }
+    let (finished, killedSlots) = try await killRandomWorkers(
+      try Self.soakSlots.map(start), every: .milliseconds(200), until: end, restart: { try start(Self.soakSlots[$0]) })
+    let kills = killedSlots.count
+    let raceKills = killedSlots.filter { Self.soakSlots[$0] != "deliver" }.count
     #expect(kills >= 50, "only \(kills) kills in 20 s")
     // The workers that were not killed ended well: no error but rejections and conflicts.
     for run in finished {

@@ -42,38 +42,10 @@ struct PostgresWorkerSchema {
     )
   }
 
-  /// The race invariants of Persistence §9 that SQL checks on a machine's rows (P2, P3, P4): Σ sm_version
-  /// = count(sm_transitions); per row, versions 1…n without gaps; each from_state is its
-  /// predecessor's to_state; the row's state is its last to_state. Returns the count of transitions
-  /// and the violations found (empty when all hold). `table` names the machine, whose rows start
-  /// in `initial`.
+  /// The race invariants of Persistence §9 on a machine's rows (``StoreRaceInvariants``): the
+  /// count of transitions and the violations found (empty when all hold).
   func raceInvariants(table: String = "rings", initial: String = "s0") async throws -> (transitions: Int, violations: [String]) {
-    let transitions = try await int("SELECT COUNT(*) FROM sm_transitions WHERE machine = '\(table)'") ?? -1
-    var violations: [String] = []
-    let versions = try await int("SELECT SUM(sm_version)::bigint FROM \(table)") ?? -1
-    if versions != transitions { violations.append("Σ sm_version \(versions) ≠ \(transitions) transitions") }
-    let gaps = try await int(
-      """
-      SELECT COUNT(*) FROM \(table) r LEFT JOIN (SELECT entity_id, COUNT(*) AS n, MIN(version) AS low,
-        MAX(version) AS high FROM sm_transitions WHERE machine = '\(table)' GROUP BY entity_id) t
-        ON t.entity_id = CAST(r.id AS text)
-      WHERE COALESCE(t.n, 0) <> r.sm_version OR COALESCE(t.high, 0) <> r.sm_version OR (t.n > 0 AND t.low <> 1)
-      """)
-    if gaps != 0 { violations.append("\(gaps ?? -1) rows whose versions are not 1…sm_version") }
-    let broken = try await int(
-      """
-      SELECT COUNT(*) FROM (SELECT from_state, LAG(to_state, 1, '\(initial)')
-        OVER (PARTITION BY entity_id ORDER BY version) AS previous FROM sm_transitions WHERE machine = '\(table)') t
-      WHERE from_state <> previous
-      """)
-    if broken != 0 { violations.append("\(broken ?? -1) transitions from a stale state") }
-    let wrongStates = try await int(
-      """
-      SELECT COUNT(*) FROM \(table) r WHERE r.state <> COALESCE((SELECT to_state FROM sm_transitions t
-        WHERE t.machine = '\(table)' AND t.entity_id = CAST(r.id AS text) ORDER BY version DESC LIMIT 1), '\(initial)')
-      """)
-    if wrongStates != 0 { violations.append("\(wrongStates ?? -1) rows whose state is not their last to_state") }
-    return (transitions, violations)
+    try await StoreRaceInvariants.violations(table: table, initial: initial) { sql in try await int("SELECT (\(sql))::bigint") }
   }
 
   /// The `entity version` keys of every transition of the rings.

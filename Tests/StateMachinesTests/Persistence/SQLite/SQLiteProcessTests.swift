@@ -57,47 +57,16 @@ struct SQLiteProcessTests {
     // The stale workers' objects were stale, and the store reloaded them (P4).
     #expect(reloaded > 0)
 
-    let transitions = try read(db) { db in
-      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sm_transitions WHERE machine = 'rings'") ?? -1
+    // Σ successes = count(sm_transitions), and the per-row invariants (P2, P3, P4).
+    let (transitions, violations) = try await StoreRaceInvariants.violations(table: "rings", initial: "s0") { sql in
+      try value(db, sql)
     }
-    try read(db) { db in
-      // Σ successes = Σ sm_version = count(sm_transitions) (P2).
-      let versions = try Int.fetchOne(db, sql: "SELECT SUM(sm_version) FROM rings")
-      #expect(versions == successes)
-      #expect(transitions == successes)
-      // Per row: versions 1…n without gaps, n being the row's sm_version.
-      let gaps = try Int.fetchOne(
-        db,
-        sql: """
-          SELECT COUNT(*) FROM rings r LEFT JOIN (SELECT entity_id, COUNT(*) AS n, MIN(version) AS low,
-            MAX(version) AS high FROM sm_transitions WHERE machine = 'rings' GROUP BY entity_id) t
-            ON t.entity_id = CAST(r.id AS TEXT)
-          WHERE COALESCE(t.n, 0) != r.sm_version OR COALESCE(t.high, 0) != r.sm_version
-            OR (t.n > 0 AND t.low != 1)
-          """)
-      #expect(gaps == 0)
-      // No transition from a stale state: each from_state is its predecessor's to_state (P3, P4).
-      let broken = try Int.fetchOne(
-        db,
-        sql: """
-          SELECT COUNT(*) FROM (SELECT from_state, LAG(to_state, 1, 's0')
-            OVER (PARTITION BY entity_id ORDER BY version) AS previous FROM sm_transitions WHERE machine = 'rings')
-          WHERE from_state != previous
-          """)
-      #expect(broken == 0)
-      // The final state is the last to_state.
-      let wrongStates = try Int.fetchOne(
-        db,
-        sql: """
-          SELECT COUNT(*) FROM rings r WHERE r.state != COALESCE((SELECT to_state FROM sm_transitions t
-            WHERE t.machine = 'rings' AND t.entity_id = CAST(r.id AS TEXT) ORDER BY version DESC LIMIT 1), 's0')
-          """)
-      #expect(wrongStates == 0)
-      // The guard reads the column: the disabled ring never moved.
-      #expect(try Int.fetchOne(db, sql: "SELECT sm_version FROM rings WHERE id = 10") == 0)
-      // One outbox message per transition, written with it (P16).
-      #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sm_outbox") == transitions)
-    }
+    #expect(transitions == successes)
+    #expect(violations == [])
+    // The guard reads the column: the disabled ring never moved.
+    #expect(try value(db, "SELECT sm_version FROM rings WHERE id = 10") == 0)
+    // One outbox message per transition, written with it (P16).
+    #expect(try value(db, "SELECT COUNT(*) FROM sm_outbox") == transitions)
 
     // Two dispatchers drain the outbox at once: the ledger gets every message.
     let deliverStart = StoreWorker.wallClock(after: 300)
