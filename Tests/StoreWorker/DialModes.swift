@@ -1,6 +1,6 @@
 // The worker's mode on the dial machine (Persistence §9): many tasks of one process firing a pure
-// event at once, so that the PostgreSQL store shares statements among them ("Fires batched under
-// load" in Many application servers), while the test kills processes under them.
+// event at once on either store's fast path (on PostgreSQL they share statements: "Fires batched
+// under load" in Many application servers), while the test kills processes under them.
 
 #if SQLite || PostgreSQL
 import Foundation

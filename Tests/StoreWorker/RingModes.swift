@@ -14,9 +14,13 @@ func setupRings(_ arguments: WorkerArguments) async throws -> [String: Any] {
   let rows = try arguments.int("rows")
   let disabled = try arguments.int("disabled", default: 0)
   let store = try database.rings(arguments).store
-  for id in stride(from: 1, through: rows, by: 1) { try await store.insert(Ring(id: id, enabled: id <= rows - disabled)) }
+  for id in stride(from: 1, through: rows, by: 1) {
+    try await store.insert(Ring(id: id, enabled: id <= rows - disabled))
+  }
   let dials = database.dials().store
-  for id in stride(from: 1, through: try arguments.int("dials", default: 0), by: 1) { try await dials.insert(Dial(id: id)) }
+  for id in stride(from: 1, through: try arguments.int("dials", default: 0), by: 1) {
+    try await dials.insert(Dial(id: id))
+  }
   return ["inserted": rows]
 }
 

@@ -79,8 +79,8 @@ final class Booking: Codable, StoreManagedStateMachine, @unchecked Sendable {
   }
 }
 
-/// A dial: `turn` goes d0 → d1 → d2 → d0 with no guard, callback or outbox message, so that the
-/// PostgreSQL store fires it on its fast path, batched when several tasks fire at once.
+/// A dial: `turn` goes d0 → d1 → d2 → d0 with no guard, callback or outbox message, so that a
+/// store fires it on its fast path (PostgreSQL's batched when several tasks fire at once).
 @StateMachine
 final class Dial: Codable, StoreManagedStateMachine, @unchecked Sendable {
   var id: Int
