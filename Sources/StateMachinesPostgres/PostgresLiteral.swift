@@ -38,6 +38,9 @@ extension String: PostgresLiteral {
   /// end (a string ending in `$sm` would otherwise close early): no character of it is an
   /// escape, whatever `standard_conforming_strings` says.
   var sqlLiteral: String {
+    // Most strings the store binds (keys, names) hold no `$`: the first tag is then safe, and
+    // the search below, which Foundation runs on Linux, is skipped.
+    guard utf8.contains(UInt8(ascii: "$")) else { return "$sm$" + self + "$sm$" }
     var tag = "$sm$"
     var suffix = 0
     while (self + tag.dropLast()).contains(tag) {
