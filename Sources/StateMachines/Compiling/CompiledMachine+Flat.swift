@@ -189,7 +189,9 @@ extension CompiledMachine {
     // An event with transitions from one state only compares the state instead of loading the
     // table (not with a log, where every slot takes the full step).
     let onlySources = (0..<events.count).map { sourceCount[$0] == 1 && builder.log == nil ? lastSource[$0] : -1 }
-    eventIDs = Self.eventIDs(fastSlots, onlySources: onlySources, columnHeight: states.count, identity: identity)
+    eventIDs = Self.eventIDs(
+      fastSlots, onlySources: onlySources, columnHeight: states.count, identity: identity,
+      lightTransitions: lightTransitionObjects)
     candidateRows = CandidateRows(rowStarts: rowStarts, events: rowEvents, candidateStarts: candidateStarts)
     self.candidates = candidates
     self.candidateDeclarations = candidateDeclarations

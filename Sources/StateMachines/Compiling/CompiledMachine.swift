@@ -183,20 +183,26 @@ struct CompiledMachine<Model> {
     }
   }
 
-  /// Each event's ID: its column, and its only source state if it has one. Last, the ID of an
-  /// unknown event: the all-rejecting last column.
+  /// Each event's ID: its column, and its only source state if it has one, with that slot's
+  /// transition when its only code is one `after` callback (`lightTransitions`, the light slots'
+  /// transitions). Last, the ID of an unknown event: the all-rejecting last column.
   static func eventIDs(
-    _ fastSlots: [TransitionSlot], onlySources: [Int32], columnHeight: Int, identity: ObjectIdentifier
+    _ fastSlots: [TransitionSlot], onlySources: [Int32], columnHeight: Int, identity: ObjectIdentifier,
+    lightTransitions: [LightTransition<Model>] = []
   ) -> [StateMachineEventID] {
     var ids: [StateMachineEventID] = []
     ids.reserveCapacity(onlySources.count + 1)
     for (event, onlySource) in onlySources.enumerated() {
       let column = TransitionSlot.position(event: event, state: 0, columnHeight: columnHeight)
       if onlySource >= 0 {
+        let slot = fastSlots[column + Int(onlySource)]
+        let light = slot.isLight && slot.lightIndex < lightTransitions.count ? lightTransitions[slot.lightIndex] : nil
+        let soleAfter = light?.soleAfterCallback == nil ? nil : light
         ids.append(
           StateMachineEventID(
             definition: identity, index: Int32(event), column: column, onlySource: onlySource,
-            onlySourceSlot: fastSlots[column + Int(onlySource)]))
+            onlySourceSlot: slot,
+            soleAfterTransition: soleAfter.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0))
       } else {
         ids.append(StateMachineEventID(definition: identity, index: Int32(event), column: column))
       }

@@ -5,27 +5,40 @@ public struct StateMachineEventID: Hashable, Sendable {
   @usableFromInline let definition: ObjectIdentifier
   /// Where the event's column starts in the definition's fast table (`index * states.count`; the
   /// last, all-rejecting column for an unknown name): the hot path adds the state index to it.
-  @usableFromInline let column: Int
+  /// Four bytes, so that the ID is four words with ``soleAfterTransition``: a larger one is
+  /// passed to `fireFlagged` through memory, copied there on every call of a generated method.
+  @usableFromInline let column: UInt32
+  /// The event's index in ``StateMachineDefinition/events``, or -1 for an unknown name.
+  ///
+  /// Declared after `column`: an ID passed as an argument travels in registers, two adjacent
+  /// `Int32`s sharing one, and the two that the hot path reads (`onlySource`, `onlySourceSlot`)
+  /// sharing one with a field it does not read cost an extra move per event in a loop of
+  /// generated methods.
+  @usableFromInline let index: Int32
   /// For an event with transitions from exactly one state: that state, else -1. The hot path then
   /// compares the current state with it instead of loading the table, so the next state does not
   /// depend on a load from the current one and the CPU can predict the branch.
   @usableFromInline let onlySource: Int32
-  /// The event's index in ``StateMachineDefinition/events``, or -1 for an unknown name.
-  ///
-  /// Declared after `onlySource`, not before: an ID passed as an argument travels in registers,
-  /// two adjacent `Int32`s sharing one, and the hot path reads `onlySourceSlot` alone, which a
-  /// shared register would make cost an extra move per event in a loop of generated methods.
-  @usableFromInline let index: Int32
   /// The fast-table value of the `onlySource` slot (meaningful when `onlySource >= 0`).
   @usableFromInline let onlySourceSlot: TransitionSlot
+  /// When the `onlySource` slot is a light transition whose only code is one `after` callback
+  /// (the commonest light transition): the bits of an unretained reference to it (a
+  /// `LightTransition<Model>` that the definition keeps alive), else 0. A generated method runs
+  /// it without decoding the slot and finding the transition. Read only by generated members,
+  /// whose definition lives as long as the process (see `_$fire`).
+  @usableFromInline let soleAfterTransition: UInt
 
   @usableFromInline
-  init(definition: ObjectIdentifier, index: Int32, column: Int, onlySource: Int32 = -1, onlySourceSlot: TransitionSlot = .none) {
+  init(
+    definition: ObjectIdentifier, index: Int32, column: Int, onlySource: Int32 = -1,
+    onlySourceSlot: TransitionSlot = .none, soleAfterTransition: UInt = 0
+  ) {
     self.definition = definition
     self.index = index
-    self.column = column
+    self.column = UInt32(column)
     self.onlySource = onlySource
     self.onlySourceSlot = onlySourceSlot
+    self.soleAfterTransition = soleAfterTransition
   }
 }
 

@@ -87,14 +87,14 @@ extension StateMachineDefinition {
   /// name), which its size would keep from being inlined in turn.
   @inlinable @inline(__always)
   func fire(_ event: StateMachineEventID, _ model: Model, modelChecked: Bool, soleAfterInPlace: Bool) -> Bool {
-    guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign(event, model) }
+    guard accepts(event, on: model, modelChecked: modelChecked) else { return rejectForeign() }
     // The lock is `nil` or not for every object of a class, so a class without one has no lock
     // code here, and a `Sendable` one takes the same fast path under its lock.
     let lock = model._$stateMachineLock
     lock?.lock()
     guard let slot = tierSlot(event, model) else {
       lock?.unlock()
-      return fireFlagged(event, model)
+      return fireFlagged(event.definition, event.index, model)
     }
     if slot.isFast {
       model._$stateMachineStorage.stateIndex = slot.fastTarget
@@ -104,6 +104,11 @@ extension StateMachineDefinition {
     if slot == .none {
       lock?.unlock()
       return false
+    }
+    // A generated method's ID carries the transition of its only source's slot if that one's
+    // only code is an `after` callback: then it is the slot here.
+    if soleAfterInPlace, modelChecked, event.soleAfterTransition != 0 {
+      return fireSoleAfter(event.soleAfterTransition, event.index, model)
     }
     if soleAfterInPlace, slot.rawValue <= compiled.soleAfterSlotLimit {
       return fireSoleAfter(slot, event.index, model)
@@ -120,7 +125,22 @@ extension StateMachineDefinition {
   /// no call into the library and no saved registers; ``fireSlot(_:_:_:)`` runs it otherwise.
   @inlinable @inline(__always)
   func fireSoleAfter(_ slot: TransitionSlot, _ event: Int32, _ model: Model) -> Bool {
-    let light = compiled.lightTransitions.withUnsafeBufferPointer { $0[slot.lightIndex] }
+    fireSoleAfter(compiled.lightTransitions.withUnsafeBufferPointer { $0[slot.lightIndex] }, event, model)
+  }
+
+  /// ``fireSoleAfter(_:_:_:)`` with the transition a generated method's ID carries
+  /// (``StateMachineEventID/soleAfterTransition``, the bits of an unretained reference, which the
+  /// definition keeps alive).
+  @inlinable @inline(__always)
+  func fireSoleAfter(_ transition: UInt, _ event: Int32, _ model: Model) -> Bool {
+    fireSoleAfter(
+      Unmanaged<LightTransition<Model>>.fromOpaque(UnsafeRawPointer(bitPattern: transition).unsafelyUnwrapped),
+      event, model)
+  }
+
+  /// Runs `light`, a light transition whose only code is one `after` callback.
+  @inlinable @inline(__always)
+  func fireSoleAfter(_ light: Unmanaged<LightTransition<Model>>, _ event: Int32, _ model: Model) -> Bool {
     // The state is written first (the light tier is only taken by objects whose state hooks run
     // no code, ``StateMachineObject/_$stateMachineHasStateHooks``).
     model._$stateMachineStorage.stateIndex = light._withUnsafeGuaranteedRef { $0.target }
@@ -128,8 +148,20 @@ extension StateMachineDefinition {
     // An error does not undo the transition.
     try? light._withUnsafeGuaranteedRef { $0.soleAfterCallback.unsafelyUnwrapped }
       ._withUnsafeGuaranteedRef { try $0.body(model) }
-    _ = RunLoop.endRun(self, model, event: event)
+    endLightStep(event, model)
     return true
+  }
+
+  /// Ends a light step: ``RunLoop/endRun(_:_:event:)``, except that an object without a lock
+  /// whose flags hold the busy mark alone (nothing queued, nothing set by the callbacks) only
+  /// clears it: one compare and a store.
+  @inlinable @inline(__always)
+  func endLightStep(_ event: Int32, _ model: Model) {
+    if model._$stateMachineLock == nil, model._$stateMachineStorage.slowPathFlags == StateMachineStorage.busyFlag {
+      model._$stateMachineStorage.slowPathFlags = 0
+    } else {
+      _ = RunLoop.endRun(self, model, event: event)
+    }
   }
 
   /// Takes the machine for a light step, where this thread may write the storage (no lock, or
@@ -169,7 +201,7 @@ extension StateMachineDefinition {
     let light = compiled.lightTransitions[slot.lightIndex]
     takeForLightStep(model)
     let happened = fireLight(light, model)
-    _ = RunLoop.endRun(self, model, event: event)
+    endLightStep(event, model)
     return happened
   }
 
@@ -177,7 +209,7 @@ extension StateMachineDefinition {
   @inlinable
   public func fire(_ event: StateMachineEventID, payload: (any Sendable)?, on model: Model) -> Bool {
     guard let payload else { return fire(event, on: model) }
-    guard accepts(event, on: model) else { return rejectForeign(event, model) }
+    guard accepts(event, on: model) else { return rejectForeign() }
     return RunLoop.runToCompletion(self, event.index, payload, model).happened
   }
 
@@ -187,7 +219,7 @@ extension StateMachineDefinition {
     _ event: StateMachineEventID, payload: (any Sendable)? = nil, on model: Model
   ) throws(StateMachineError) {
     guard accepts(event, on: model) else {
-      _ = rejectForeign(event, model)
+      _ = rejectForeign()
       throw .foreignID
     }
     switch RunLoop.runToCompletion(self, event.index, payload, model) {
@@ -198,7 +230,7 @@ extension StateMachineDefinition {
 
   /// An ID of another definition, or a model that another definition drives: rejected, logged.
   @usableFromInline @inline(never)
-  func rejectForeign(_ event: StateMachineEventID, _ model: Model) -> Bool {
+  func rejectForeign() -> Bool {
     trace("rejected: \(StateMachineError.foreignID)")
     return false
   }
@@ -210,7 +242,7 @@ extension StateMachineDefinition {
     if event.onlySource >= 0 {
       return state == event.onlySource ? event.onlySourceSlot : .none
     }
-    return compiled.fastSlots[event.column &+ Int(state)]
+    return compiled.fastSlots[Int(event.column) &+ Int(state)]
   }
 
   /// The full step of an object whose flags or state hooks the inlined part of ``fire(_:on:)``
@@ -222,14 +254,14 @@ extension StateMachineDefinition {
   /// generated event methods differ only in the addresses of their ID's fields, four of which the
   /// inlined part reads. Merged, a method called out of line ran a thunk and kept the four
   /// addresses in saved registers across the IDs' `swift_once`; the definition, a fifth, keeps
-  /// them apart. The call takes the ID as one value and runs what ``fireFully(_:_:)`` does,
-  /// without a second call: passing two fields, or checking inline, made the generated method too
-  /// large for the optimiser to inline it into a caller (Benchmarks/README.md, "Fifth constant
-  /// against function merging").
+  /// them apart. The call takes the two fields it needs, not the whole ID, and runs what
+  /// ``fireFully(_:_:)`` does, without a second call: the whole ID, four words, kept its words
+  /// packed for the call in registers or on the stack across a loop of generated methods
+  /// (Benchmarks/README.md, "Fifth constant against function merging").
   @inlinable @inline(never)
-  func fireFlagged(_ event: StateMachineEventID, _ model: Model) -> Bool {
-    guard event.definition == compiled.identity else { return rejectForeign(event, model) }
-    return RunLoop.runToCompletion(self, event.index, noPayload, model).happened
+  func fireFlagged(_ definition: ObjectIdentifier, _ event: Int32, _ model: Model) -> Bool {
+    guard definition == compiled.identity else { return rejectForeign() }
+    return RunLoop.runToCompletion(self, event, noPayload, model).happened
   }
 
   /// Everything the fast tiers do not handle: kept out of line so they stay small.

@@ -28,7 +28,7 @@ extension StateMachineDefinition {
     // Inline: an object without a lock, started and not terminated, and a slot the table answers.
     if accepts(event, on: model, modelChecked: modelChecked), model._$stateMachineLock == nil,
       model._$stateMachineStorage.slowPathFlags & (StateMachineStorage.unstartedFlag | StateMachineStorage.terminatedFlag) == 0,
-      let answer = compiled.fastSlots[event.column &+ Int(model._$stateMachineStorage.stateIndex)].answerWithoutGuards
+      let answer = compiled.fastSlots[Int(event.column) &+ Int(model._$stateMachineStorage.stateIndex)].answerWithoutGuards
     {
       return answer
     }

@@ -31,7 +31,10 @@ func expectFiresSurviveKills(
   let (finished, killedSlots) = try await killRandomWorkers(
     try (0..<3).map { _ in try start() }, every: .milliseconds(250), until: end, restart: { _ in try start() })
   let kills = killedSlots.count
-  #expect(kills >= 20, "only \(kills) kills in 10 s")
+  // At most 40 (one per 250 ms); a loaded machine restarts workers slower (17 were seen with the
+  // whole test suite running beside on 2 cores), so the bound asks only that kills went on
+  // throughout.
+  #expect(kills >= 10, "only \(kills) kills in 10 s")
 
   // The workers that were not killed: every fire succeeded (by id, `turn` is always allowed).
   #expect(finished.count >= 3)

@@ -120,6 +120,48 @@ final class PlainDoorbell {
     #expect(beforeOnly.compiled.soleAfterSlotLimit == .min)
   }
 
+  @Test func anEventIDCarriesItsOnlySourcesTransitionExactlyWhenItsOnlyCodeIsOneAfterCallback() {
+    // ring and hush have one source each and run one `after` callback; knock runs a `before`
+    // callback too.
+    #expect(carriedTransitions(SendableDoorbell.stateMachine.compiled) == ["ring": true, "hush": true, "knock": false])
+    // An event with two source states reads the table, whatever its transitions run.
+    let twoSources = StateMachineDefinition<PlainDoorbell> { sm in
+      sm.addState("silent")
+      sm.addState("ringing")
+      sm.when("ring", transitionFrom: ["silent", "ringing"], to: "ringing")
+      sm.after("ring") { $0.lines.append("rang") }
+    }
+    #expect(carriedTransitions(twoSources.compiled) == ["ring": false])
+    // With a log, every slot takes the full step: no event has a single source there.
+    let logged = StateMachineDefinition<PlainDoorbell> { sm in
+      sm.log = StateMachineLog { _ in }
+      sm.addState("silent")
+      sm.addState("ringing")
+      sm.when("ring", transitionFrom: "silent", to: "ringing")
+      sm.after("ring") { $0.lines.append("rang") }
+    }
+    #expect(carriedTransitions(logged.compiled) == ["ring": false])
+    // The ID of an unknown name carries nothing.
+    #expect(SendableDoorbell.stateMachine.compiled.eventIDs.last?.soleAfterTransition == 0)
+  }
+
+  /// For each event of `compiled`, whether its ID carries a transition, after checking that a
+  /// carried one is the transition of the event's slot in its only source state.
+  private func carriedTransitions<Model>(_ compiled: CompiledMachine<Model>) -> [String: Bool] {
+    var carried: [String: Bool] = [:]
+    for (index, name) in compiled.events.enumerated() {
+      let id = compiled.eventIDs[index]
+      if id.soleAfterTransition != 0 {
+        let slot = compiled.fastSlots[Int(id.column) + Int(id.onlySource)]
+        #expect(slot.isLight && slot.rawValue <= compiled.soleAfterSlotLimit)
+        let light = compiled.lightTransitions[slot.lightIndex]
+        #expect(UInt(bitPattern: light.toOpaque()) == id.soleAfterTransition)
+      }
+      carried[name] = id.soleAfterTransition != 0
+    }
+    return carried
+  }
+
   /// For each light slot of `compiled`, whether its transition runs one `after` callback and
   /// nothing else (those first), after checking that the slot limit says the same.
   private func lightSlots<Model>(of compiled: CompiledMachine<Model>) -> [Bool] {
