@@ -5,15 +5,10 @@ public struct StateMachineEventID: Hashable, Sendable {
   @usableFromInline let definition: ObjectIdentifier
   /// Where the event's column starts in the definition's fast table (`index * states.count`; the
   /// last, all-rejecting column for an unknown name): the hot path adds the state index to it.
-  /// Four bytes, so that the ID is four words with ``soleAfterTransition``: a larger one is
-  /// passed to `fireFlagged` through memory, copied there on every call of a generated method.
+  /// Four bytes, so that the ID stays four words with ``soleAfterTransition``
+  /// (Benchmarks/README.md, "Sole `after` transition carried by the ID").
   @usableFromInline let column: UInt32
   /// The event's index in ``StateMachineDefinition/events``, or -1 for an unknown name.
-  ///
-  /// Declared after `column`: an ID passed as an argument travels in registers, two adjacent
-  /// `Int32`s sharing one, and the two that the hot path reads (`onlySource`, `onlySourceSlot`)
-  /// sharing one with a field it does not read cost an extra move per event in a loop of
-  /// generated methods.
   @usableFromInline let index: Int32
   /// For an event with transitions from exactly one state: that state, else -1. The hot path then
   /// compares the current state with it instead of loading the table, so the next state does not

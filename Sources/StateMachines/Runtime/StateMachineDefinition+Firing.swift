@@ -154,7 +154,7 @@ extension StateMachineDefinition {
 
   /// Ends a light step: ``RunLoop/endRun(_:_:event:)``, except that an object without a lock
   /// whose flags hold the busy mark alone (nothing queued, nothing set by the callbacks) only
-  /// clears it: one compare and a store.
+  /// clears it: one compare and a store (Benchmarks/README.md, "Light step's end").
   @inlinable @inline(__always)
   func endLightStep(_ event: Int32, _ model: Model) {
     if model._$stateMachineLock == nil, model._$stateMachineStorage.slowPathFlags == StateMachineStorage.busyFlag {
