@@ -108,7 +108,7 @@ extension StateMachineDefinition {
     // A generated method's ID carries the transition of its only source's slot if that one's
     // only code is an `after` callback: then it is the slot here.
     if soleAfterInPlace, modelChecked, event.soleAfterTransition != 0 {
-      return fireSoleAfter(event.soleAfterTransition, event.index, model)
+      return runSoleAfter(carriedSoleAfter(event), event.index, model)
     }
     if soleAfterInPlace, slot.rawValue <= compiled.soleAfterSlotLimit {
       return fireSoleAfter(slot, event.index, model)
@@ -125,22 +125,20 @@ extension StateMachineDefinition {
   /// no call into the library and no saved registers; ``fireSlot(_:_:_:)`` runs it otherwise.
   @inlinable @inline(__always)
   func fireSoleAfter(_ slot: TransitionSlot, _ event: Int32, _ model: Model) -> Bool {
-    fireSoleAfter(compiled.lightTransitions.withUnsafeBufferPointer { $0[slot.lightIndex] }, event, model)
+    runSoleAfter(compiled.lightTransitions.withUnsafeBufferPointer { $0[slot.lightIndex] }, event, model)
   }
 
-  /// ``fireSoleAfter(_:_:_:)`` with the transition a generated method's ID carries
-  /// (``StateMachineEventID/soleAfterTransition``, the bits of an unretained reference, which the
-  /// definition keeps alive).
+  /// The transition a generated method's ID carries (``StateMachineEventID/soleAfterTransition``,
+  /// not 0: the bits of an unretained reference, which the definition keeps alive).
   @inlinable @inline(__always)
-  func fireSoleAfter(_ transition: UInt, _ event: Int32, _ model: Model) -> Bool {
-    fireSoleAfter(
-      Unmanaged<LightTransition<Model>>.fromOpaque(UnsafeRawPointer(bitPattern: transition).unsafelyUnwrapped),
-      event, model)
+  func carriedSoleAfter(_ event: StateMachineEventID) -> Unmanaged<LightTransition<Model>> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: event.soleAfterTransition).unsafelyUnwrapped)
   }
 
-  /// Runs `light`, a light transition whose only code is one `after` callback.
+  /// What ``fireSoleAfter(_:_:_:)`` runs: `light`, whose only code is one `after` callback, found
+  /// from its slot or carried by the event's ID.
   @inlinable @inline(__always)
-  func fireSoleAfter(_ light: Unmanaged<LightTransition<Model>>, _ event: Int32, _ model: Model) -> Bool {
+  func runSoleAfter(_ light: Unmanaged<LightTransition<Model>>, _ event: Int32, _ model: Model) -> Bool {
     // The state is written first (the light tier is only taken by objects whose state hooks run
     // no code, ``StateMachineObject/_$stateMachineHasStateHooks``).
     model._$stateMachineStorage.stateIndex = light._withUnsafeGuaranteedRef { $0.target }
