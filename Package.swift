@@ -130,6 +130,8 @@ let package = Package(
       name: "StateMachinesTests",
       dependencies: [
         "StateMachines", "NameModelFixture",
+        // The path explorer's tests on random SCXML charts (Paths).
+        "StateMachinesSCXML",
         .target(name: "StateMachinesSQLite", condition: .when(traits: ["SQLite"])),
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SQLite", "PostgreSQL"])),

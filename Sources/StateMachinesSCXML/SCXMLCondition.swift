@@ -28,6 +28,17 @@ indirect enum SCXMLCondition: Equatable {
     }
   }
 
+  /// The library's condition, each id replaced by `path(id)`.
+  func stateCondition(_ path: (String) -> String) -> StateCondition {
+    switch self {
+    case .constant(let value): return .constant(value)
+    case .inState(let id): return .inState(path(id))
+    case .not(let inner): return .not(inner.stateCondition(path))
+    case .and(let a, let b): return .and(a.stateCondition(path), b.stateCondition(path))
+    case .or(let a, let b): return .or(a.stateCondition(path), b.stateCondition(path))
+    }
+  }
+
   /// Evaluates it with `isActive` answering `In`.
   func evaluate(_ isActive: (String) -> Bool) -> Bool {
     switch self {

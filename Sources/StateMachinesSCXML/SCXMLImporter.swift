@@ -178,15 +178,19 @@ struct SCXMLImporter<Model: StateMachineObject> {
     case "history":
       let kind: HistoryKind = element.attributes["type"] == "deep" ? .deep : .shallow
       var defaults: [String] = []
-      var action: Action?
+      var content: (action: Action, declared: [DeclaredAction]?)?
       for child in element.children {
         guard child.name == "transition" else {
           throw .invalidDocument("<\(child.name)> is not supported in <history>", line: child.line, column: child.column)
         }
         defaults = try targets(child)
-        action = try executableContent(child.children)
+        content = singleAction(try executableContent(child.children))
       }
-      operations.append { $0.addHistory(path, kind, defaults: defaults, action: action) }
+      if let declared = content?.declared {
+        operations.append { $0.addHistory(path, kind, defaults: defaults, perform: declared) }
+      } else {
+        operations.append { $0.addHistory(path, kind, defaults: defaults, action: content?.action) }
+      }
       return
     case "final":
       for child in element.children where child.name != "onentry" && child.name != "onexit" {
@@ -197,13 +201,13 @@ struct SCXMLImporter<Model: StateMachineObject> {
       operations.append { $0.addParallelState(path) { _ in } }
     default:
       var initial = try targets(element, "initial")
-      var initialAction: Action?
+      var initialAction: (action: Action, declared: [DeclaredAction]?)?
       for child in element.children where child.name == "initial" {
         guard let transition = child.children.first(where: { $0.name == "transition" }) else {
           throw .invalidDocument("<initial> needs a <transition>", line: child.line, column: child.column)
         }
         initial = try targets(transition)
-        initialAction = try executableContent(transition.children)
+        initialAction = singleAction(try executableContent(transition.children))
       }
       if element.hasChildStates {
         let initialStates = initial
@@ -211,7 +215,11 @@ struct SCXMLImporter<Model: StateMachineObject> {
         operations.append { sm in
           sm.addState(path) { scope in
             if !initialStates.isEmpty { scope.initialStates = initialStates }
-            if let action { scope.initialAction(action) }
+            if let declared = action?.declared {
+              scope.initialAction(perform: declared)
+            } else if let action {
+              scope.initialAction(action.action)
+            }
           }
         }
       } else {
@@ -227,9 +235,19 @@ struct SCXMLImporter<Model: StateMachineObject> {
     for child in element.children {
       switch child.name {
       case "onentry":
-        if let action = try executableContent(child.children) { operations.append { $0.onEntry(path, action) } }
+        for part in try executableContent(child.children) {
+          switch part {
+          case .declared(let actions): operations.append { $0.onEntry(path, perform: actions) }
+          case .bound(let action): operations.append { $0.onEntry(path, action) }
+          }
+        }
       case "onexit":
-        if let action = try executableContent(child.children) { operations.append { $0.onExit(path, action) } }
+        for part in try executableContent(child.children) {
+          switch part {
+          case .declared(let actions): operations.append { $0.onExit(path, perform: actions) }
+          case .bound(let action): operations.append { $0.onExit(path, action) }
+          }
+        }
       case "transition":
         try planTransition(child, source: state)
       case "state", "parallel", "final", "history", "initial", "invoke":
@@ -243,7 +261,7 @@ struct SCXMLImporter<Model: StateMachineObject> {
   private mutating func planTransition(_ element: XMLTree, source: StateInfo) throws(DefinitionError) {
     let targetPaths = try targets(element)
     let guardBody = try condition(element)
-    let action = try executableContent(element.children)
+    let content = try executableContent(element.children)
     // type="internal" is local only where S10a applies (§8).
     var kind = TransitionKind.external
     if element.attributes["type"] == "internal", source.element.hasChildStates,
@@ -254,7 +272,12 @@ struct SCXMLImporter<Model: StateMachineObject> {
     let from = source.path
     let declare: (TransitionDeclaration<Model>) -> Void = { declaration in
       if let guardBody { declaration.guarded(guardBody) }
-      if let action { declaration.action(action) }
+      for part in content {
+        switch part {
+        case .declared(let actions): declaration.perform(actions)
+        case .bound(let action): declaration.action(action)
+        }
+      }
     }
     guard let descriptors = element.attributes["event"] else {
       operations.append { declare($0.always(transitionFrom: from, to: targetPaths, kind: kind)) }
@@ -288,40 +311,129 @@ struct SCXMLImporter<Model: StateMachineObject> {
     return { model, _ in condition.evaluate { model.isInState(paths[$0]!) } }
   }
 
-  /// The executable content of an element as one action, or `nil` if it does nothing.
-  private func executableContent(_ elements: [XMLTree]) throws(DefinitionError) -> Action? {
-    var actions: [Action] = []
+  /// One run of an element's executable content: declared actions (which the path explorer runs
+  /// too), or an action bound by name (code).
+  enum ContentPart {
+    case declared([DeclaredAction])
+    case bound(Action)
+  }
+
+  /// The executable content of an element, in document order: consecutive declared actions
+  /// merged into one part. Empty if it does nothing.
+  func executableContent(_ elements: [XMLTree]) throws(DefinitionError) -> [ContentPart] {
+    var parts: [ContentPart] = []
     for element in elements {
-      switch element.name {
-      case "log":
+      if let declared = try declaredAction(element) {
+        guard let action = declared.first else { continue }
+        if case .declared(let before)? = parts.last {
+          parts[parts.count - 1] = .declared(before + [action])
+        } else {
+          parts.append(.declared([action]))
+        }
         continue
-      case "raise":
-        guard let event = element.attributes["event"], !event.isEmpty else {
-          throw .invalidDocument("<raise> needs an event", line: element.line, column: element.column)
-        }
-        let name = ourEventName(event)
-        actions.append { model, _ in model.fire(name) }
-      case "send":
-        actions.append(try send(element))
-      default:
-        let key = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let bound = bind.actionBody(named: key.isEmpty ? element.name : key) else {
-          throw .invalidDocument(
-            "<\(element.name)> is not supported; bind an action named '\(key.isEmpty ? element.name : key)'",
-            line: element.line, column: element.column)
-        }
-        actions.append(bound)
+      }
+      let key = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard let bound = bind.actionBody(named: key.isEmpty ? element.name : key) else {
+        throw .invalidDocument(
+          "<\(element.name)> is not supported; bind an action named '\(key.isEmpty ? element.name : key)'",
+          line: element.line, column: element.column)
+      }
+      parts.append(.bound(bound))
+    }
+    return parts
+  }
+
+  /// The content as one action (for the sites that take one: `<initial>` and history defaults),
+  /// with the declared actions it is made of when it has no bound part.
+  func singleAction(_ parts: [ContentPart]) -> (action: Action, declared: [DeclaredAction]?)? {
+    guard !parts.isEmpty else { return nil }
+    if parts.count == 1, case .declared(let actions) = parts[0] { return (Self.run(actions), actions) }
+    let actions = parts.map { part -> Action in
+      switch part {
+      case .declared(let declared): return Self.run(declared)
+      case .bound(let action): return action
       }
     }
-    guard !actions.isEmpty else { return nil }
-    return { model, transition in
-      for action in actions { try action(model, transition) }
+    return ({ model, transition in for action in actions { try action(model, transition) } }, nil)
+  }
+
+  private static func run(_ actions: [DeclaredAction]) -> Action {
+    { model, _ in model.perform(actions) }
+  }
+
+  /// `element` as a declared action: `[]` for `<log>`, `nil` for an element that is not
+  /// executable content of the null data model (a bound action's name).
+  private func declaredAction(_ element: XMLTree) throws(DefinitionError) -> [DeclaredAction]? {
+    switch element.name {
+    case "log":
+      return []
+    case "raise":
+      guard let event = element.attributes["event"], !event.isEmpty else {
+        throw .invalidDocument("<raise> needs an event", line: element.line, column: element.column)
+      }
+      return [.raise(ourEventName(event))]
+    case "send":
+      return [try send(element)]
+    case "cancel":
+      guard let id = element.attributes["sendid"], !id.isEmpty else {
+        throw .invalidDocument("<cancel> needs a sendid", line: element.line, column: element.column)
+      }
+      return [.cancel(id)]
+    case "if":
+      return [try choice(element)]
+    default:
+      return nil
     }
   }
 
-  /// `<send event>` posts to the external queue (S13); with `delay`, on the machine's clock.
-  private func send(_ element: XMLTree) throws(DefinitionError) -> Action {
-    let supported: Set<String> = ["event", "delay", "target"]
+  /// `<if cond>` … `<elseif cond/>` … `<else/>` …: conditions on `In()` only, content declared
+  /// only (the explorer must be able to run every branch).
+  private func choice(_ element: XMLTree) throws(DefinitionError) -> DeclaredAction {
+    var branches: [DeclaredBranch] = []
+    var condition = try stateCondition(element)
+    var inElse = false
+    var current: [DeclaredAction] = []
+    for child in element.children {
+      switch child.name {
+      case "elseif", "else":
+        guard !inElse else {
+          throw .invalidDocument("<\(child.name)> after <else>", line: child.line, column: child.column)
+        }
+        branches.append(DeclaredBranch(condition, current))
+        current = []
+        if child.name == "else" { inElse = true } else { condition = try stateCondition(child) }
+      default:
+        guard let declared = try declaredAction(child) else {
+          throw .invalidDocument(
+            "<\(child.name)> is not supported in <if> (only raise, send, cancel, log and if)", line: child.line,
+            column: child.column)
+        }
+        current += declared
+      }
+    }
+    guard inElse else { return .choose(branches + [DeclaredBranch(condition, current)]) }
+    return .choose(branches, otherwise: current)
+  }
+
+  /// The `cond` of an `<if>` or `<elseif>`: `true`, `false` and `In('id')` combined.
+  private func stateCondition(_ element: XMLTree) throws(DefinitionError) -> StateCondition {
+    guard let text = element.attributes["cond"] else {
+      throw .invalidDocument("<\(element.name)> needs a cond", line: element.line, column: element.column)
+    }
+    guard let condition = SCXMLCondition.parse(text) else {
+      throw .invalidDocument(
+        "cond '\(text)' of <\(element.name)> is not true, false or In('id') (combined with !, && and ||)",
+        line: element.line, column: element.column)
+    }
+    var paths: [String: String] = [:]
+    for id in condition.stateIDs { paths[id] = try path(of: Substring(id), at: element) }
+    return condition.stateCondition { paths[$0]! }
+  }
+
+  /// `<send event>` posts to the external queue (S13); with `delay`, on the machine's clock, and
+  /// with `id`, cancellable by `<cancel sendid>`.
+  private func send(_ element: XMLTree) throws(DefinitionError) -> DeclaredAction {
+    let supported: Set<String> = ["event", "delay", "target", "id"]
     if let unsupported = element.attributes.keys.sorted().first(where: { !supported.contains($0) }) {
       throw .invalidDocument("<send \(unsupported)> is not supported", line: element.line, column: element.column)
     }
@@ -336,16 +448,17 @@ struct SCXMLImporter<Model: StateMachineObject> {
     if let target, target != "#_internal" {
       throw .invalidDocument("<send target='\(target)'> is not supported", line: element.line, column: element.column)
     }
+    let id = element.attributes["id"]
     if let delayText = element.attributes["delay"] {
       guard let delay = Self.duration(delayText) else {
         throw .invalidDocument(
           "delay '\(delayText)' is not a duration such as 10ms or 2.5s, of at most 1e9 s", line: element.line,
           column: element.column)
       }
-      return { model, _ in model.post(name, after: delay) }
+      return .send(name, delay: delay, id: id)
     }
-    if target == "#_internal" { return { model, _ in model.fire(name) } }
-    return { model, _ in model.post(name) }
+    if target == "#_internal" { return .raise(name) }
+    return .send(name)
   }
 
   /// The longest delay: as the JSON format's timeouts, 10^9 seconds (about 31 years).

@@ -21,6 +21,10 @@ final class BuilderStore<Model> {
     var terminates = false
     var guardBody: MachineGuard<Model>? = nil
     var action: MachineCallback<Model>? = nil
+    /// The declared actions among ``action``'s parts, in order (the path explorer runs them).
+    var declaredActions: [DeclaredAction] = []
+    /// Whether ``action`` runs code besides ``declaredActions`` (code the explorer cannot see).
+    var actionHasCode = false
     /// Fires the event automatically this long after entering a from-state.
     var timeout: Duration? = nil
     /// Fires the event when this notification is posted while in a from-state.
@@ -48,6 +52,8 @@ final class BuilderStore<Model> {
     let body: MachineCallback<Model>
     /// The bound name, for a definition loaded from data (export).
     var name: String? = nil
+    /// The declared actions `body` runs, if it is made of them (`nil`: code).
+    var declared: [DeclaredAction]? = nil
   }
 
   struct EntryAction {
@@ -55,6 +61,8 @@ final class BuilderStore<Model> {
     let body: MachineEntryAction<Model>
     /// The bound name, for a definition loaded from data (export).
     var name: String? = nil
+    /// The declared actions `body` runs, if it is made of them (`nil`: code).
+    var declared: [DeclaredAction]? = nil
   }
 
   var nodes: [DeclaredNode<Model>] = [] {
@@ -65,6 +73,8 @@ final class BuilderStore<Model> {
   var checkedTree: StateTree?
   var rootInitial: [String] = []
   var rootInitialAction: MachineCallback<Model>?
+  /// The declared actions ``rootInitialAction`` runs, if it is one.
+  var rootInitialDeclared: [DeclaredAction]?
   /// Every transition as declared, in order.
   var declaredTransitions: [TransitionSpec] = [] {
     didSet { uniqueTransitions = nil }
@@ -174,23 +184,33 @@ final class BuilderStore<Model> {
   /// The same states and transitions for a machine of another type, with the code replaced: each
   /// transition's guard by `guards(index, spec)` (`index` in ``transitions``, whose repeats are
   /// dropped), each junction path's by `junctionGuards(node, path)`, each transition's action by
-  /// one that calls `taken(index, source)` with the state it leaves. Other code that shapes the machine (initial and default
-  /// actions) becomes code that does nothing; callbacks, entry and exit actions and observers are
+  /// one that calls `taken(index, source)` with the state it leaves and then runs its declared
+  /// actions on `target`. Entry, exit, initial and default actions made of declared actions run
+  /// them on `target`; other code that shapes the machine (initial and default actions) becomes
+  /// code that does nothing; callbacks, entry and exit actions written as code and observers are
   /// left out. Invokes keep their ids and states and never run: a skeleton arms no trigger.
   func skeleton<Other>(
     guards: (Int, TransitionSpec) -> MachineGuard<Other>?,
     junctionGuards: (Int, Int) -> MachineGuard<Other>?,
-    taken: @escaping (Int, String) -> Void
+    taken: @escaping (Int, String) -> Void,
+    actions target: DeclaredActionTarget<Other>
   ) -> BuilderStore<Other> {
     let nothing = MachineCallback<Other>.plain { _ in }
+    /// A callback's declared actions, run on `target`; nothing for code.
+    func declared(_ actions: [DeclaredAction]?) -> MachineCallback<Other> {
+      guard let actions, !actions.isEmpty else { return nothing }
+      return .plain { actions.run(on: $0, target) }
+    }
     let store = BuilderStore<Other>()
     store.nodes = nodes.enumerated().map { index, node in
       var mapped = DeclaredNode<Other>(
         name: node.name, scope: node.scope, parentPath: node.parentPath, kind: node.kind)
       mapped.initial = node.initial
-      mapped.initialAction = node.initialAction.map { _ in nothing }
+      mapped.initialAction = node.initialAction.map { _ in declared(node.initialDeclared) }
+      mapped.initialDeclared = node.initialDeclared
       mapped.targets = node.targets
-      mapped.defaultAction = node.defaultAction.map { _ in nothing }
+      mapped.defaultAction = node.defaultAction.map { _ in declared(node.defaultDeclared) }
+      mapped.defaultDeclared = node.defaultDeclared
       mapped.junctionPaths = node.junctionPaths.enumerated().map { path, junction in
         JunctionPath(
           target: junction.target, guardBody: junction.guardBody.flatMap { _ in junctionGuards(index, path) },
@@ -201,7 +221,8 @@ final class BuilderStore<Model> {
     }
     store.checkedTree = checkedTree
     store.rootInitial = rootInitial
-    store.rootInitialAction = rootInitialAction.map { _ in nothing }
+    store.rootInitialAction = rootInitialAction.map { _ in declared(rootInitialDeclared) }
+    store.rootInitialDeclared = rootInitialDeclared
     let unique = transitions
     store.declaredTransitions = unique.enumerated().map { index, spec in
       var mapped = BuilderStore<Other>.TransitionSpec(event: spec.event, from: spec.from, to: spec.to)
@@ -211,12 +232,24 @@ final class BuilderStore<Model> {
       mapped.invokeID = spec.invokeID
       mapped.terminates = spec.terminates
       mapped.guardBody = spec.guardBody.flatMap { _ in guards(index, spec) }
-      mapped.action = .withTransition { _, transition in taken(index, transition.source) }
+      let actions = spec.declaredActions
+      mapped.action = .withTransition { model, transition in
+        taken(index, transition.source)
+        actions.run(on: model, target)
+      }
+      mapped.declaredActions = actions
       mapped.timeout = spec.timeout
       mapped.notification = spec.notification
       return mapped
     }
     store.knownUniqueCount = unique.count
+    // Entry and exit actions made of declared actions run; code does not.
+    store.entryActions = entryActions.compactMap { action in
+      action.declared.map { .init(state: action.state, body: .callback(declared($0)), declared: $0) }
+    }
+    store.exitActions = exitActions.compactMap { action in
+      action.declared.map { .init(state: action.state, body: declared($0), declared: $0) }
+    }
     store.invocations = invocations.map { spec in
       var mapped = InvocationSpec<Other>(id: spec.id, state: spec.state, input: { _, _ in () }, work: { _ in nil })
       mapped.onRestore = spec.onRestore

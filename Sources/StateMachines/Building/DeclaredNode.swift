@@ -72,10 +72,14 @@ struct DeclaredNode<Model> {
   var initial: [String] = []
   /// Runs after this node's entry actions when it is entered by default (S7.5, W3C 412).
   var initialAction: MachineCallback<Model>?
+  /// The declared actions ``initialAction`` runs, if it is one (the path explorer runs them).
+  var initialDeclared: [DeclaredAction]?
   /// A history's default targets (S15), a join's target (S17b).
   var targets: [String] = []
   /// A history's default action.
   var defaultAction: MachineCallback<Model>?
+  /// The declared actions ``defaultAction`` runs, if it is one.
+  var defaultDeclared: [DeclaredAction]?
   var junctionPaths: [JunctionPath<Model>] = []
   /// Added by the root's `initialState` setter, not by `addState`: dropped if a state of that
   /// name is declared anywhere.

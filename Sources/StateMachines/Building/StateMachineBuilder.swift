@@ -399,8 +399,14 @@ public final class StateMachineBuilder<Model> {
     }
   }
 
-  /// Adds `action` to the transition at `index`; a second action runs after the first.
-  func addAction(_ action: MachineCallback<Model>, at index: Int) {
+  /// Adds `action` to the transition at `index`; a second action runs after the first. `declared`:
+  /// the declared actions it runs (`nil`: code).
+  func addAction(_ action: MachineCallback<Model>, at index: Int, declared: [DeclaredAction]? = nil) {
+    if let declared {
+      store.declaredTransitions[index].declaredActions += declared
+    } else {
+      store.declaredTransitions[index].actionHasCode = true
+    }
     guard let existing = store.declaredTransitions[index].action else {
       store.declaredTransitions[index].action = action
       return

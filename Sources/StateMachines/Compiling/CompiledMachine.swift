@@ -54,6 +54,8 @@ struct CompiledMachine<Model> {
   @usableFromInline let maxSteps: Int
   /// Where the timeouts of this definition's clock are armed.
   let scheduler: any TimeoutScheduler
+  /// The delayed sends with an id, for `<cancel>`.
+  let delayedSends = DelayedSends()
 
   @usableFromInline let states: [String]
   @usableFromInline let events: [String]

@@ -171,9 +171,16 @@ extension StateMachineObject {
     stateMachineDefinition.post(event, payload: payload, on: _$stateMachineModel)
   }
 
-  /// Fires `event` after `delay` on the definition's clock (SCXML `<send delay>`).
-  public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration) {
-    stateMachineDefinition.post(event, payload: payload, after: delay, on: _$stateMachineModel)
+  /// Fires `event` after `delay` on the definition's clock (SCXML `<send delay>`); with an `id`,
+  /// ``cancelPost(id:)`` cancels it until it fires.
+  public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration, id: String? = nil) {
+    stateMachineDefinition.post(event, payload: payload, after: delay, id: id, on: _$stateMachineModel)
+  }
+
+  /// Cancels every event posted with ``post(_:payload:after:id:)`` under `id` that has not fired
+  /// yet (SCXML `<cancel sendid>`).
+  public func cancelPost(id: String) {
+    stateMachineDefinition.cancelPost(id: id, on: _$stateMachineModel)
   }
 
   /// Calls `body` with the event's payload each time the state at `path` (a canonical path such

@@ -11,6 +11,8 @@ struct PathGraph {
     let state: String
     let history: [String: [String]]?
     let terminated: Bool
+    /// The delayed sends waiting (the explorer's clock, ``PathOracle/PendingSend``).
+    let pending: [PathOracle.PendingSend]
   }
 
   struct Node {
@@ -106,7 +108,8 @@ struct PathGraph {
       head += 1
       for kind in steps(from) {
         for edge in run(kind, from: from, limits) {
-          guard edge.accepted || !edge.guards.isEmpty else { continue }
+          // A refused delivery of a delayed send still moves the clock on.
+          guard edge.accepted || !edge.guards.isEmpty || kind.isDelayedSend else { continue }
           let (to, isNew) = node(edge.node, limits)
           guard let to else { continue }
           if isNew { queue.append(to) }
@@ -140,6 +143,9 @@ struct PathGraph {
     let active = definition.activeStateIndices(object)
     var events: [Int32] = wildcardEvents
     var kinds: [StateMachinePathStep.Kind] = []
+    if let (delay, due, _) = PathOracle.due(key.pending) {
+      kinds.append(.delayedSend(events: due.map(\.event), after: delay))
+    }
     for state in active {
       for event in eventsBySource[Int(state)] where !events.contains(event) { events.append(event) }
       for trigger in compiled.triggers[Int(state)] {
@@ -194,6 +200,7 @@ struct PathGraph {
         object = DynamicStateMachine(definition)
       }
       oracle.begin(planned)
+      oracle.pending = from.map { nodes[$0].key.pending } ?? []
       let accepted: Bool
       switch kind {
       case .start:
@@ -204,12 +211,25 @@ struct PathGraph {
         accepted = fire(InvocationEvents.done(id), object)
       case .invokeFailed(let id):
         accepted = fire(InvocationEvents.error(id), object)
+      case .delayedSend:
+        // Every send due at the earliest deadline, each a run of its own, in the order sent.
+        let (_, due, rest) = PathOracle.due(oracle.pending) ?? (.zero, [], [])
+        oracle.pending = rest
+        var any = false
+        for send in due where fire(send.event, object) { any = true }
+        accepted = any
       }
       let answers = oracle.freeAnswers
       for position in planned.count..<answers.count { pending.append(Array(answers[..<position]) + [false]) }
       let encoded = StateRestoring.encodedState(definition, of: object._$stateMachineStorage)
       let terminated = definition.isTerminated(object)
-      let key = NodeKey(state: encoded.state, history: encoded.history, terminated: terminated)
+      // A terminated machine takes no event: what it had sent late will never count.
+      let pending = terminated ? [] : oracle.pending
+      guard pending.count <= limits.maxPendingSends else {
+        stoppedEarly = stoppedEarly ?? "more than \(limits.maxPendingSends) delayed sends wait at once (maxPendingSends)"
+        break
+      }
+      let key = NodeKey(state: encoded.state, history: encoded.history, terminated: terminated, pending: pending)
       found.append(
         Found(
           node: (key, definition.activeLeaves(of: object).sorted(), Set(definition.activeStateIndices(object))),

@@ -33,6 +33,39 @@ final class PathOracle: @unchecked Sendable {
   /// The transitions taken, in order: the index in the skeleton's transitions and the source.
   private(set) var taken: [(transition: Int, source: String)] = []
 
+  /// A delayed send waiting on the clock (``DeclaredAction/send(_:delay:id:)``): the skeleton
+  /// arms no clock, so the explorer keeps them as part of the configuration it reached and
+  /// delivers them as a step of their own. The explorer's clock moves only in such steps, so
+  /// `remaining` is the delay left from the end of the step that reached the node.
+  struct PendingSend: Hashable, Sendable {
+    let event: String
+    let remaining: Duration
+    let id: String?
+  }
+
+  /// The delayed sends waiting, in the order they were sent.
+  var pending: [PendingSend] = []
+
+  /// A delayed send was made.
+  func sendLater(_ event: String, after delay: Duration, id: String?) {
+    pending.append(PendingSend(event: event, remaining: delay, id: id))
+  }
+
+  /// A `cancel` ran: the sends under `id` go.
+  func cancel(_ id: String) {
+    pending.removeAll { $0.id == id }
+  }
+
+  /// The sends of `pending` due first (those with the least delay left, in the order sent), and
+  /// the others with that delay gone by.
+  static func due(_ pending: [PendingSend]) -> (delay: Duration, due: [PendingSend], rest: [PendingSend])? {
+    guard let delay = pending.map(\.remaining).min() else { return nil }
+    return (
+      delay, pending.filter { $0.remaining == delay },
+      pending.filter { $0.remaining != delay }.map { PendingSend(event: $0.event, remaining: $0.remaining - delay, id: $0.id) }
+    )
+  }
+
   /// Starts a step that answers `planned`, then `true`.
   func begin(_ planned: [Bool]) {
     self.planned = planned

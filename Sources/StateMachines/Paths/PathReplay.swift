@@ -44,8 +44,8 @@ extension StateMachinePath {
   /// - Throws: ``PathReplayError`` at the first step that does not check out, or what a hook
   ///   throws.
   ///
-  /// A timeout step moves the definition's clock, which must be a ``ManualClock``, by the
-  /// timeout's delay; an invoke step waits for the object's invocations
+  /// A timeout or delayed-send step moves the definition's clock, which must be a
+  /// ``ManualClock``, by the step's delay; an invoke step waits for the object's invocations
   /// (``StateMachineObject/waitForInvocations(isolation:)``).
   @discardableResult
   public func replay<Model: StateMachineObject>(
@@ -73,11 +73,11 @@ extension StateMachinePath {
         }
       case .event(let name):
         accepted = object.fire(name, payload: payload(step))
-      case .timeout(_, let delay):
+      case .timeout(_, let delay), .delayedSend(_, let delay):
         if let clock = object.stateMachineDefinition.compiled.clock as? ManualClock {
           await clock.advance(by: delay)
         } else {
-          reason = "a timeout step needs the definition's clock to be a ManualClock"
+          reason = "a timed step needs the definition's clock to be a ManualClock"
         }
       case .invokeDone, .invokeFailed:
         await object.waitForInvocations()

@@ -43,6 +43,8 @@ struct PathSkeleton {
   private let transitionNames: [String]
   /// The junction paths that have a guard, with a name for each.
   let junctionGuards: [PathOracle.GuardedTransition: String]
+  /// The callbacks written as code, which the skeleton does not run (``StateMachinePaths/unseenCallbacks``).
+  let unseenCallbacks: [String]
 
   /// The skeleton of `original`. With `evaluatingGuards`, a guard of a `DynamicStateMachine`
   /// definition is called as it is (on the skeleton's object, whose states are the same), and
@@ -67,10 +69,21 @@ struct PathSkeleton {
       }
       return .plain { _ in oracle.answer(guarded) }
     }
+    // Raises and sends run on the skeleton's object as at run time; delayed sends wait in the
+    // oracle, which the explorer delivers as steps of their own.
+    let target = DeclaredActionTarget<DynamicStateMachine>(
+      raise: { object, event in object.fire(event) },
+      send: { object, event in object.post(event) },
+      sendLater: { object, event, delay, id in
+        // The runtime refuses an unknown event at once: nothing waits for it.
+        if object.stateMachineDefinition.eventIndex(event) != nil { oracle.sendLater(event, after: delay, id: id) }
+      },
+      cancel: { _, id in oracle.cancel(id) },
+      isActive: { object, state in object.isInState(state) })
     let store = declarations.skeleton(
       guards: { index, spec in decided(.transition(index), spec.guardBody) },
       junctionGuards: { node, path in decided(.junction(node: node, path: path), declarations.nodes[node].junctionPaths[path].guardBody) },
-      taken: { oracle.took($0, from: $1) })
+      taken: { oracle.took($0, from: $1) }, actions: target)
     self.definition = StateMachineDefinition<DynamicStateMachine> { $0.store = store }
     try definition.validate()
     self.oracle = oracle
@@ -92,6 +105,7 @@ struct PathSkeleton {
         isGuarded: spec.guardBody != nil, timeout: spec.timeout, isEventless: spec.isEventless)
     }
     self.junctionGuards = junctions
+    self.unseenCallbacks = Self.unseenCallbacks(of: declarations, transitions: transitions, name: name)
     var edges: [(transition: Int, source: String?)] = []
     var edgeOfSource: [Int: [String: Int]] = [:]
     var firstEdge: [Int] = []
@@ -114,6 +128,31 @@ struct PathSkeleton {
     let infos = self.transitions
     self.edgeNames = Self.distinct(edges.map { infos[$0.transition].description(from: $0.source) })
     self.transitionNames = Self.distinct(infos.map(\.description))
+  }
+
+  /// The callbacks of `declarations` written as code, in declaration order: whatever events they
+  /// fire, the explorer cannot see.
+  private static func unseenCallbacks<Model>(
+    of declarations: BuilderStore<Model>, transitions: [TransitionInfo], name: (StateReference) -> String
+  ) -> [String] {
+    var unseen: [String] = []
+    for (spec, info) in zip(declarations.transitions, transitions)
+    where spec.action != nil && (spec.actionHasCode || spec.declaredActions.isEmpty) {
+      unseen.append("action of \(info.description)")
+    }
+    unseen += declarations.entryActions.filter { $0.declared == nil }.map { "entry action of \(name($0.state))" }
+    unseen += declarations.exitActions.filter { $0.declared == nil }.map { "exit action of \(name($0.state))" }
+    unseen += declarations.beforeCallbacks.map { "before '\($0.name)'" }
+    unseen += declarations.afterCallbacks.map { "after '\($0.name)'" }
+    if !declarations.observers.isEmpty { unseen.append("didTransition observers") }
+    if declarations.rootInitialAction != nil && declarations.rootInitialDeclared == nil { unseen.append("initial action") }
+    for (node, declared) in declarations.nodes.enumerated() {
+      let path = name(.node(node))
+      if declared.initialAction != nil && declared.initialDeclared == nil { unseen.append("initial action of \(path)") }
+      if declared.defaultAction != nil && declared.defaultDeclared == nil { unseen.append("default action of \(path)") }
+      if declared.junctionPaths.contains(where: { $0.action != nil }) { unseen.append("junction actions of \(path)") }
+    }
+    return unseen
   }
 
   /// The index of the state `name` names: a canonical path or name, or a name a statechart

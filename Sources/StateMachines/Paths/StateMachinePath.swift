@@ -15,6 +15,16 @@ public struct StateMachinePathStep: Sendable, Hashable, CustomStringConvertible 
     case invokeDone(String)
     /// An invoke's work failing: its `error.invoke.<id>` event.
     case invokeFailed(String)
+    /// Delayed sends falling due (``DeclaredAction/send(_:delay:id:)``, SCXML `<send delay>`):
+    /// the clock moves on `after` this long, and each event sent for that moment is delivered,
+    /// in the order sent. The explorer's clock moves only in timed steps.
+    case delayedSend(events: [String], after: Duration)
+
+    /// Whether it is a ``delayedSend(events:after:)``.
+    public var isDelayedSend: Bool {
+      if case .delayedSend = self { return true }
+      return false
+    }
   }
 
   /// A guard the step needs to hold or to fail, in the order the runtime asks.
@@ -49,6 +59,7 @@ public struct StateMachinePathStep: Sendable, Hashable, CustomStringConvertible 
     case .timeout(let event, let delay): return "after \(delay): \(event)"
     case .invokeDone(let id): return "done: \(id)"
     case .invokeFailed(let id): return "error: \(id)"
+    case .delayedSend(let events, let delay): return "after \(delay): sent \(events.joined(separator: ", "))"
     }
   }
 

@@ -18,9 +18,11 @@
 /// records and whether the machine has terminated. Steps are events, timeouts (`after:`
 /// transitions) and invoke results; eventless transitions are part of the step that makes them
 /// enabled. The explorer runs the real runtime on the definition's skeleton (the same states and
-/// transitions, with callbacks and actions left out), so what it finds is what the runtime does.
-/// Events that actions raise (`then`, `post`) are not part of the skeleton: a machine whose
-/// actions fire events reaches configurations the paths do not show, and a replay says where.
+/// transitions, with code left out and declared actions kept), so what it finds is what the
+/// runtime does: events raised and sent by ``DeclaredAction``s (SCXML `<raise>`, `<send>`,
+/// `<cancel>`, `<if>`) are processed inside the step, as at run time, and delayed sends are timed
+/// steps of their own. Callbacks written as code do not run: events they fire are invisible here
+/// (``unseenCallbacks`` lists them), and a replay says where the object went elsewhere.
 public struct StateMachinePaths: Sendable {
   /// Bounds that keep a large chart's answer quick; a result says when one was reached.
   public struct Limits: Sendable {
@@ -32,6 +34,8 @@ public struct StateMachinePaths: Sendable {
     public var maxPaths = 10_000
     /// The most guard outcomes tried for one step from one configuration.
     public var maxGuardCombinations = 64
+    /// The most delayed sends waiting at once in a configuration (they are part of it).
+    public var maxPendingSends = 16
 
     public init() {}
   }
@@ -58,6 +62,11 @@ public struct StateMachinePaths: Sendable {
     self.graph = PathGraph(skeleton, limits: limits)
     self.limits = limits
   }
+
+  /// The callbacks written as code (actions, entry and exit actions, `before` and `after`
+  /// callbacks, observers), which the explorer does not run: an event one of them fires is not
+  /// part of any path. Declared actions are not listed: the explorer runs them.
+  public var unseenCallbacks: [String] { graph.skeleton.unseenCallbacks }
 
   /// Every configuration the machine reaches, in the order the exploration found them.
   public var configurations: [[String]] { graph.nodes.map(\.configuration) }

@@ -89,8 +89,11 @@ extension StateMachineDefinition {
   }
 
   /// Fires `event` on `model` after `delay` on the definition's clock (SCXML `<send delay>`):
-  /// as a timeout, it needs a class isolated to a global actor or declaring `Sendable`.
-  public func post(_ event: String, payload: (any Sendable)? = nil, after delay: Duration, on model: Model) {
+  /// as a timeout, it needs a class isolated to a global actor or declaring `Sendable`. With an
+  /// `id`, ``cancelPost(id:on:)`` cancels it until it fires (SCXML `<send id>`, `<cancel>`).
+  public func post(
+    _ event: String, payload: (any Sendable)? = nil, after delay: Duration, id: String? = nil, on model: Model
+  ) {
     guard let index = eventIndex(event) else {
       _ = rejectUnknown(event, model, source: .post, payload: payload)
       return
@@ -107,6 +110,16 @@ extension StateMachineDefinition {
       guard let self, let model else { return }
       _ = RunLoop.runToCompletion(self, event, payload, model, external: true, source: .post)
     }
-    _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }
+    guard let id else {
+      _ = compiled.scheduler.schedule(after: delay) { await delivery.deliver(index) }
+      return
+    }
+    compiled.delayedSends.schedule(delay, id: id, object: model, on: compiled.scheduler) { await delivery.deliver(index) }
+  }
+
+  /// Cancels every event posted to `model` with ``post(_:payload:after:id:on:)`` under `id`
+  /// that has not fired yet (SCXML `<cancel sendid>`); does nothing if there is none.
+  public func cancelPost(id: String, on model: Model) {
+    compiled.delayedSends.cancel(id, object: model, on: compiled.scheduler)
   }
 }

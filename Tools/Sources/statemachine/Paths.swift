@@ -72,6 +72,7 @@ struct Paths: ParsableCommand {
     case .event(let name), .timeout(let name, _): return name
     case .invokeDone(let id): return "done.invoke.\(id)"
     case .invokeFailed(let id): return "error.invoke.\(id)"
+    case .delayedSend(let events, _): return events.joined(separator: ", ")
     }
   }
 }

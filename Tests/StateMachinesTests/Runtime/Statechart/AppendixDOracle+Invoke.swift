@@ -23,6 +23,7 @@ extension AppendixDOracle {
   /// the runtime drops every event the run queued.
   func dropQueue() {
     internalQueue.removeAll()
+    externalQueue.removeAll()
     pendingPost = nil
   }
 

@@ -10,6 +10,14 @@ final class AppendixDOracle {
   private(set) var configuration: Set<String> = []
   private(set) var history: [String: [String]] = [:]
   var internalQueue: [String] = []
+  /// Events sent without a delay, after the macrostep (S13); delayed sends waiting on the clock
+  /// (``AppendixDOracle/deliverDue()``).
+  var externalQueue: [String] = []
+  var pending: [PendingSend] = []
+  /// What `In()` in executable content sees while a microstep runs (`nil`: ``configuration``).
+  var conditionConfiguration: Set<String>?
+  /// Every transition taken so far, by index.
+  var takenTransitions: Set<Int> = []
   private(set) var running = true
   var trace: [String] = []
   /// The number of external events the test sent so far (guards depend on it); results and
@@ -125,6 +133,7 @@ final class AppendixDOracle {
     var steps = 1
     finishMacrostep(&steps)
     startInvocations()
+    takeExternal(&steps)
   }
 
   /// Sends an external event; returns whether a transition was taken for it. `hook` runs at
@@ -143,6 +152,7 @@ final class AppendixDOracle {
     finishMacrostep(&steps)
     startInvocations()
     takePost(&steps)
+    takeExternal(&steps)
     return true
   }
 
@@ -182,6 +192,7 @@ final class AppendixDOracle {
 
   func guardPasses(_ transition: RandomChart.Transition, _ index: Int? = nil) -> Bool {
     guard let guardID = transition.guardID else { return true }
+    if let state = chart.inGuard(guardID) { return configuration.contains(state) }
     if let guardAnswer, let index {
       if let known = asked[index] { return known }
       let answer = guardAnswer(index)
@@ -201,6 +212,12 @@ final class AppendixDOracle {
     self.configuration = configuration
     self.history = history
     self.running = running
+  }
+
+  /// Puts the oracle in a configuration with delayed sends waiting.
+  func restore(configuration: Set<String>, history: [String: [String]], running: Bool, pending: [PendingSend]) {
+    restore(configuration: configuration, history: history, running: running)
+    self.pending = pending
   }
 
   func selectTransitions(_ event: String?) -> [Transition] {
@@ -241,10 +258,15 @@ final class AppendixDOracle {
   }
 
   func microstep(_ enabled: [Transition]) {
+    // The runtime's In(): exit and transition actions see the configuration the microstep
+    // started from (AppendixDOracle+Content).
+    conditionConfiguration = configuration
     exitStates(enabled)
     for (index, transition) in enabled where index >= 0 {
+      takenTransitions.insert(index)
       if transition.hasAction { record("act:t\(index)") }
       if let raised = transition.raises { raise(raised) }
+      run(transition.content)
     }
     enterStates(enabled)
   }
@@ -262,6 +284,7 @@ final class AppendixDOracle {
     }
     for state in statesToExit {
       if !chart.quietStates.contains(state) { record("exit:\(state)") }
+      run(chart.exitContent[state] ?? [])
       configuration.remove(state)
       // Exit cancels the state's invocations (I8).
       statesToInvoke.remove(state)
@@ -321,15 +344,20 @@ final class AppendixDOracle {
     var statesToEnter: Set<String> = []
     var statesForDefaultEntry: Set<String> = []
     computeEntrySet(enabled, &statesToEnter, &statesForDefaultEntry)
+    // Entry actions see the microstep's whole new configuration.
+    conditionConfiguration = configuration.union(statesToEnter)
+    defer { conditionConfiguration = nil }
     for state in documentOrder(statesToEnter) {
       configuration.insert(state)
       entries[state, default: 0] += 1
       if invokingStates.contains(state) { statesToInvoke.insert(state) }
       if !chart.quietStates.contains(state) { record("enter:\(state)") }
+      run(chart.entryContent[state] ?? [])
       if isFinal(state) {
         let parent = parent(state)
         if parent == Self.root {
           running = false
+          pending.removeAll()
           // Termination cancels every invocation (I9).
           invocations.removeAll()
           statesToInvoke.removeAll()

@@ -47,6 +47,8 @@ struct RandomChart: CustomStringConvertible {
     let raises: String?
     /// Whether it has an action that records it in the trace.
     var hasAction = true
+    /// Declared actions run after the recording one (RandomChart+Content).
+    var content: [DeclaredAction] = []
   }
 
   var nodes: [String: Node] = [:]
@@ -59,6 +61,14 @@ struct RandomChart: CustomStringConvertible {
   /// States without entry and exit actions (so that slots of the nested shape can take the fast
   /// tier).
   var quietStates: Set<String> = []
+  /// Declared actions on entry to and exit from states (RandomChart+Content).
+  var entryContent: [String: [DeclaredAction]] = [:]
+  var exitContent: [String: [DeclaredAction]] = [:]
+  /// Guards that are `In()` conditions: per guard id, the state that must be active.
+  var inGuards: [Int: String] = [:]
+
+  /// The state guard `id` tests, if it is an `In()` condition.
+  func inGuard(_ id: Int) -> String? { inGuards[id] }
   static let externalEvents = ["e0", "e1", "e2", "e3"]
   static let internalEvents = ["i0", "i1"]
 
