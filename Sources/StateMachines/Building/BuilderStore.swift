@@ -29,9 +29,10 @@ final class BuilderStore<Model> {
     var timeout: Duration? = nil
     /// Fires the event when this notification is posted while in a from-state.
     var notification: Notification.Name? = nil
-    /// The bound names of the guard and actions, for a definition loaded from data (export).
+    /// The bound name of the guard, and the actions as the document wrote them (bound names and
+    /// declared actions), for a definition loaded from data (export).
     var guardName: String? = nil
-    var actionNames: [String] = []
+    var actionEntries: [ActionEntry] = []
     var description: String? = nil
 
     var isInternal: Bool { kind == .internal }
@@ -214,7 +215,7 @@ final class BuilderStore<Model> {
       mapped.junctionPaths = node.junctionPaths.enumerated().map { path, junction in
         JunctionPath(
           target: junction.target, guardBody: junction.guardBody.flatMap { _ in junctionGuards(index, path) },
-          action: junction.action.map { _ in nothing })
+          action: junction.action.map { _ in declared(ActionEntry.declared(in: junction.actionEntries)) })
       }
       mapped.isImplicit = node.isImplicit
       return mapped

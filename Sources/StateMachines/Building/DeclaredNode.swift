@@ -53,9 +53,10 @@ struct JunctionPath<Model> {
   let target: StateReference
   let guardBody: MachineGuard<Model>?
   let action: MachineCallback<Model>?
-  /// The bound names of the guard and actions, for a definition loaded from data (export).
+  /// The bound name of the guard, and the actions as the document wrote them (bound names and
+  /// declared actions), for a definition loaded from data (export).
   var guardName: String? = nil
-  var actionNames: [String] = []
+  var actionEntries: [ActionEntry] = []
 }
 
 /// A state or pseudostate as declared, before the tree is put in document order.

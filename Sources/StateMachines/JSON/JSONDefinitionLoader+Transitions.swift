@@ -13,7 +13,7 @@ extension JSONDefinitionLoader {
     var kind: TransitionKind?
     var guardName: String?
     var guardBody: MachineGuard<Model>?
-    var actionNames: [String] = []
+    var actionEntries: [ActionEntry] = []
     var action: MachineCallback<Model>?
     var description: String?
   }
@@ -52,12 +52,9 @@ extension JSONDefinitionLoader {
         written.guardName = name
         written.guardBody = .withTransition(body)
       case "actions":
-        let names = try document.strings(member.value, memberPointer())
-        var bodies: [(Model, Transition) throws -> Void] = []
-        for (index, name) in names.enumerated() {
-          bodies.append(try boundAction(name, at: member.value, memberPointer() + (member.value.isArray ? "/\(index)" : "")))
-        }
-        written.actionNames = names
+        let actions = try readActions(member.value, memberPointer())
+        let bodies = actions.map(\.body)
+        written.actionEntries = actions.map(\.entry)
         if !bodies.isEmpty {
           written.action = .withTransition { model, transition in
             for body in bodies { try body(model, transition) }
@@ -186,7 +183,9 @@ extension JSONDefinitionLoader {
     spec.guardBody = written.guardBody
     spec.guardName = written.guardName
     spec.action = written.action
-    spec.actionNames = written.actionNames
+    spec.actionEntries = written.actionEntries
+    spec.declaredActions = ActionEntry.declared(in: written.actionEntries)
+    spec.actionHasCode = ActionEntry.hasCode(written.actionEntries)
     spec.description = written.description
     store.declaredTransitions.append(spec)
     sites.transition(at: value, targets: written.targetValues)

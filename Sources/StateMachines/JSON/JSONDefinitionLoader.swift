@@ -5,7 +5,7 @@ internal import StateMachinesNames
 /// targets and initial states resolve by N4/N5 from the state whose object names them; guards and
 /// actions are looked up in the bindings by name. Every error names its line, column and JSON
 /// pointer.
-struct JSONDefinitionLoader<Model> {
+struct JSONDefinitionLoader<Model: StateMachineObject> {
   static var format: String { "statemachines/1" }
 
   let document: JSONDocument
@@ -191,12 +191,18 @@ struct JSONDefinitionLoader<Model> {
     for (key, isEntry) in [("entry", true), ("exit", false)] {
       guard let value = fields[key] else { continue }
       let keyPointer = pointer() + JSONPointer.string([key])
-      for (index, action) in try document.strings(value, keyPointer).enumerated() {
-        let body = try boundAction(action, at: value, keyPointer + (value.isArray ? "/\(index)" : ""))
+      for (entry, body) in try readActions(value, keyPointer) {
+        // One action each, so that export writes them back in order.
+        var name: String?
+        var declared: [DeclaredAction]?
+        switch entry {
+        case .bound(let bound): name = bound
+        case .declared(let action): declared = [action]
+        }
         if isEntry {
-          store.entryActions.append(.init(state: this, body: .callback(.withTransition(body)), name: action))
+          store.entryActions.append(.init(state: this, body: .callback(.withTransition(body)), name: name, declared: declared))
         } else {
-          store.exitActions.append(.init(state: this, body: .withTransition(body), name: action))
+          store.exitActions.append(.init(state: this, body: .withTransition(body), name: name, declared: declared))
         }
       }
     }
@@ -226,7 +232,7 @@ struct JSONDefinitionLoader<Model> {
       var path = JunctionPath<Model>(
         target: .name(transition.targets[0], scope: parent), guardBody: transition.guardBody, action: transition.action)
       path.guardName = transition.guardName
-      path.actionNames = transition.actionNames
+      path.actionEntries = transition.actionEntries
       result.append(path)
       targets.append(transition.targetValues[0])
     }
@@ -260,6 +266,8 @@ enum JSONFormatKeys {
   }()
   /// The keys of a transition object, and of a timeout (`after`), which adds `seconds`.
   static let transition: Set<String> = ["target", "kind", "guard", "actions", "description"]
+  /// The keys of a declared action (JSONActions).
+  static let declaredAction: Set<String> = ["raise", "send", "delay", "id", "cancel"]
   static let timeout: Set<String> = transition.union(["seconds"])
   /// The keys of an invoke (Invoke A.5).
   static let invoke: Set<String> = ["id", "src", "onDone", "onError", "onRestore", "autoforward"]

@@ -4,10 +4,10 @@ internal import StateMachinesNames
 struct JSONExporter<Model> {
   let store: BuilderStore<Model>
   let tree: StateTree
-  /// Per tree node, its transitions (declaration order) and entry and exit action names.
+  /// Per tree node, its transitions (declaration order) and entry and exit actions.
   private var transitions: [[BuilderStore<Model>.TransitionSpec]]
-  private var entries: [[String]]
-  private var exits: [[String]]
+  private var entries: [[ActionEntry]]
+  private var exits: [[ActionEntry]]
   /// Per tree node, its invokes (declaration order).
   private var invocations: [[InvocationSpec<Model>]]
 
@@ -41,7 +41,7 @@ struct JSONExporter<Model> {
       if !outline && spec.guardBody != nil && spec.guardName == nil {
         throw Self.cannot("a guard written in code ('\(spec.event)')")
       }
-      if !outline && spec.action != nil && spec.actionNames.isEmpty {
+      if !outline && spec.action != nil && Self.actionEntries(of: spec) == nil {
         throw Self.cannot("an action written in code ('\(spec.event)')")
       }
       // An invoke's result transitions are written under the invoke (appendInvokes).
@@ -49,14 +49,14 @@ struct JSONExporter<Model> {
       for reference in from { transitions[Int(try tree.resolve(reference, context: "export"))].append(spec) }
     }
     for action in store.entryActions {
-      if outline && action.name == nil { continue }
-      guard let name = action.name else { throw Self.cannot("an entry action written in code") }
-      entries[Int(try tree.resolve(action.state, context: "export"))].append(name)
+      if outline && Self.written(action.name, action.declared) == nil { continue }
+      guard let written = Self.written(action.name, action.declared) else { throw Self.cannot("an entry action written in code") }
+      entries[Int(try tree.resolve(action.state, context: "export"))] += written
     }
     for action in store.exitActions {
-      if outline && action.name == nil { continue }
-      guard let name = action.name else { throw Self.cannot("an exit action written in code") }
-      exits[Int(try tree.resolve(action.state, context: "export"))].append(name)
+      if outline && Self.written(action.name, action.declared) == nil { continue }
+      guard let written = Self.written(action.name, action.declared) else { throw Self.cannot("an exit action written in code") }
+      exits[Int(try tree.resolve(action.state, context: "export"))] += written
     }
     if outline { return }
     if store.rootInitialAction != nil || store.nodes.contains(where: { $0.initialAction != nil || $0.defaultAction != nil }) {
@@ -67,12 +67,12 @@ struct JSONExporter<Model> {
     }
   }
 
-  private static func cannot(_ what: String) -> DefinitionError {
+  static func cannot(_ what: String) -> DefinitionError {
     .invalidValue(what, context: "JSON export (the format cannot express it)")
   }
 
   func document() throws(DefinitionError) -> JSONOutput {
-    var members: [(String, JSONOutput)] = [("format", .string(JSONDefinitionLoader<Model>.format))]
+    var members: [(String, JSONOutput)] = [("format", .string(JSONDefinitionLoader<DynamicStateMachine>.format))]
     if !store.rootInitial.isEmpty {
       let initial = try store.rootInitial.map { text throws(DefinitionError) in
         try reference(to: try tree.resolve(.name(text, scope: -1), context: "export"), from: -1)
@@ -111,14 +111,14 @@ struct JSONExporter<Model> {
       members.append(("type", .string("junction")))
       let paths = try declared.junctionPaths.map { path throws(DefinitionError) -> JSONOutput in
         if !outline && path.guardBody != nil && path.guardName == nil { throw Self.cannot("a junction guard written in code") }
-        if !outline && path.action != nil && path.actionNames.isEmpty { throw Self.cannot("a junction action written in code") }
+        if !outline && path.action != nil && path.actionEntries.isEmpty { throw Self.cannot("a junction action written in code") }
         var fields: [(String, JSONOutput)] = [
           ("target", .string(try reference(to: try tree.resolve(path.target, context: "export"), from: node)))
         ]
         if let guardName = path.guardName ?? (path.guardBody != nil ? Self.codeGuard : nil) {
           fields.append(("guard", .string(guardName)))
         }
-        if !path.actionNames.isEmpty { fields.append(("actions", .array(path.actionNames.map { .string($0) }))) }
+        if !path.actionEntries.isEmpty { fields.append(("actions", try Self.output(path.actionEntries))) }
         return .object(fields)
       }
       members.append(("paths", .array(paths)))
@@ -128,8 +128,8 @@ struct JSONExporter<Model> {
     }
     if let description = declared.description { members.append(("description", .string(description))) }
     if !declared.initial.isEmpty { members.append(("initial", try targets(declared.initial, scope: node))) }
-    if !entries[Int(node)].isEmpty { members.append(("entry", .array(entries[Int(node)].map { .string($0) }))) }
-    if !exits[Int(node)].isEmpty { members.append(("exit", .array(exits[Int(node)].map { .string($0) }))) }
+    if !entries[Int(node)].isEmpty { members.append(("entry", try Self.output(entries[Int(node)]))) }
+    if !exits[Int(node)].isEmpty { members.append(("exit", try Self.output(exits[Int(node)]))) }
     try appendTransitions(of: node, to: &members)
     try appendInvokes(of: node, to: &members)
     let children = tree.children[Int(node)]
@@ -216,7 +216,7 @@ struct JSONExporter<Model> {
     if let guardName = spec.guardName ?? (spec.guardBody != nil ? Self.codeGuard : nil) {
       fields.append(("guard", .string(guardName)))
     }
-    if !spec.actionNames.isEmpty { fields.append(("actions", .array(spec.actionNames.map { .string($0) }))) }
+    if let entries = Self.actionEntries(of: spec), !entries.isEmpty { fields.append(("actions", try Self.output(entries))) }
     if let description = spec.description { fields.append(("description", .string(description))) }
     return .object(fields)
   }

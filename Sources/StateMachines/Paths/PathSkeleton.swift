@@ -150,7 +150,7 @@ struct PathSkeleton {
       let path = name(.node(node))
       if declared.initialAction != nil && declared.initialDeclared == nil { unseen.append("initial action of \(path)") }
       if declared.defaultAction != nil && declared.defaultDeclared == nil { unseen.append("default action of \(path)") }
-      if declared.junctionPaths.contains(where: { $0.action != nil }) { unseen.append("junction actions of \(path)") }
+      if declared.junctionPaths.contains(where: { $0.action != nil && (ActionEntry.hasCode($0.actionEntries) || $0.actionEntries.isEmpty) }) { unseen.append("junction actions of \(path)") }
     }
     return unseen
   }

@@ -49,6 +49,10 @@ struct JSONSchemaTests {
     #"{"states": {"a": {"after": [{"seconds": -1, "target": "a"}]}}}"#, #"{"states": {"a": {"on": {"": "a"}}}}"#,
     #"{"states": {"a": {"on": {"go": "b//c"}}, "b": {}}}"#, #"{"states": {"a": {"type": "history", "on": {}}}}"#,
     #"{"states": {"a": {"entry": [""]}}}"#, #"{"states": {"a": {"on": {"go": {"guard": 1}}}}}"#,
+    // Declared actions (Paths): one kind each, an id only with a delay, a positive delay.
+    #"{"states": {"a": {"entry": [{"raise": "e", "cancel": "t"}]}}}"#, #"{"states": {"a": {"entry": [{"send": "e", "id": "t"}]}}}"#,
+    #"{"states": {"a": {"entry": [{"send": "e", "delay": 0}]}}}"#, #"{"states": {"a": {"exit": [{"raise": "e", "delay": 1}]}}}"#,
+    #"{"states": {"a": {"on": {"go": {"target": "a", "actions": [{"emit": "e"}]}}}}}"#, #"{"states": {"a": {"entry": [{"raise": ""}]}}}"#,
   ]
 
   @Test("the schema and the loader agree on invalid documents", arguments: invalidDocuments)
@@ -68,6 +72,7 @@ struct JSONSchemaTests {
       #"{"states": {"a": {}}}"#, #"{"states": {"a": {"on": {"go": ["a", {"target": "a", "kind": "local"}]}}}}"#,
       #"{"states": {"a": {"states": {"b": {}, "h": {"type": "history", "target": "b"}}}}}"#,
       #"{"states": {"p": {"type": "parallel", "states": {"x": {}, "y": {}}}}}"#,
+      #"{"states": {"a": {"entry": [{"raise": "go"}, {"send": "go", "delay": 2.5, "id": "t"}], "exit": [{"cancel": "t"}, {"send": "go"}], "on": {"go": {"target": "a", "actions": [{"raise": "go"}]}}}}}"#,
     ] {
       #expect(validator.isValid(try JSONSerialization.jsonObject(with: Data(text.utf8))), "\(text)")
       #expect(throws: Never.self) { _ = try StateMachineDefinition<DynamicStateMachine>(json: Data(text.utf8)) }

@@ -5,7 +5,9 @@ import StateMachines
 /// `statemachine paths FILE [--cover states|transitions] [--json]`: paths through a definition
 /// file, computed from it: the shortest path to every configuration it reaches, or paths that
 /// take every transition. Guards are bound as `run` binds them (they pass); SCXML `In()`
-/// conditions are evaluated.
+/// conditions are evaluated; events raised and sent by the chart's executable content are part
+/// of each step, delayed sends are steps of their own, and actions bound by name are reported as
+/// not run.
 struct Paths: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract:
@@ -36,6 +38,11 @@ struct Paths: ParsableCommand {
     }
     let set = cover == .states ? paths.shortestPaths() : paths.transitionCover()
     if let stopped = set.stoppedEarly { printError("\(file): warning: \(stopped)") }
+    // Code the explorer does not run: an event it fires is not part of any path (declared
+    // raises and sends are).
+    for callback in paths.unseenCallbacks {
+      printError("\(file): warning: the explorer does not run the \(callback) (code): events it fires are not in these paths")
+    }
     // Guards pass here, so their failing outcomes are not targets worth a warning.
     for missed in set.unreached where !missed.hasPrefix("[") { printError("\(file): warning: never reached: \(missed)") }
     // SCXML names a state by its id (unique in the document): the last part of its path.

@@ -35,6 +35,50 @@ struct PathsToolTests {
     </scxml>
     """
 
+  /// The initial state raises an event on entry and leaves on it: the first macrostep ends in
+  /// s4/s12.
+  static let raisesOnEntry = """
+    <?xml version="1.0"?>
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s1">
+      <state id="s1" initial="s11">
+        <state id="s11">
+          <onentry><raise event="go.left"/></onentry>
+          <transition event="go.left" target="s12"/>
+        </state>
+      </state>
+      <state id="s4" initial="s12">
+        <state id="s12"><transition event="back" target="s11"><log expr="'back'"/></transition></state>
+      </state>
+    </scxml>
+    """
+
+  @Test("a raise on entry is part of the start: paths start where the first macrostep ends, and go.left is no step")
+  func raisedEventsArePartOfTheStep() async throws {
+    let output = try await InvokeToolTests.tool(["paths", "--json", "--cover", "transitions"], text: Self.raisesOnEntry, fileExtension: "scxml")
+    #expect(output.status == 0, "\(output.stderr)")
+    let paths = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+    let steps = paths.flatMap { $0["steps"] as? [[String: Any]] ?? [] }
+    #expect(!paths.isEmpty)
+    for path in paths {
+      let first = try #require((path["steps"] as? [[String: Any]])?.first)
+      #expect(first["configuration"] as? [String] == ["s12"])
+    }
+    #expect(!steps.contains { $0["event"] as? String == "go.left" })
+    // `back` re-enters s11, whose raise leads back to s12 within the same step.
+    #expect(steps.contains { $0["event"] as? String == "back" && $0["configuration"] as? [String] == ["s12"] })
+    #expect(!output.stderr.contains("never reached"), "\(output.stderr)")
+  }
+
+  @Test("an action bound by name is reported as code the explorer does not run")
+  func boundActionsAreReported() async throws {
+    let chart = #"{"states": {"a": {"on": {"go": {"target": "b", "actions": ["notify", {"raise": "done"}]}}}, "b": {"on": {"done": "a"}}}}"#
+    let output = try await InvokeToolTests.tool(["paths"], text: chart)
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(output.stderr.contains("warning: the explorer does not run the action of a –go→ b (code)"), "\(output.stderr)")
+    // The declared raise is run: `go` ends back in a.
+    #expect(output.stdout.contains("–go→ a"), "\(output.stdout)")
+  }
+
   @Test("--json: the shortest path to every configuration, in the shape other tools read")
   func jsonShape() async throws {
     let output = try await InvokeToolTests.tool(["paths", "--json"], text: Self.order)
