@@ -1,7 +1,7 @@
 /// Executable content as data (SCXML's `<raise>`, `<send>`, `<cancel>` and `<if>`): an action
 /// the definition can read, not only run. The runtime runs it as any other action; the path
 /// explorer (``StateMachinePaths``) runs it too, so the events a step raises or sends are part of
-/// that step there as they are at run time (Paths, *What the explorer runs*).
+/// that step there as they are at run time (Paths §What the explorer runs).
 ///
 /// ```swift
 /// sm.when("submit", transitionFrom: "editing", to: "checking").raise("validate")

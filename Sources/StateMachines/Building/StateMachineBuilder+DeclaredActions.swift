@@ -1,5 +1,5 @@
 // Declared actions (raise, send, cancel, choose) where a closure could go: the same effect at run
-// time, and data the path explorer runs (Paths, *What the explorer runs*).
+// time, and data the path explorer runs (Paths §What the explorer runs).
 
 extension StateMachineBuilder where Model: StateMachineObject {
   /// Raises `event` (the internal queue) whenever `state` is entered.

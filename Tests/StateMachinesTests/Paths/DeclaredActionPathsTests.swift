@@ -1,5 +1,5 @@
 // Declared actions (raise, send, delayed send, cancel, choose on In()) as the runtime runs them
-// and as the path explorer runs them, from Swift, SCXML and JSON (Paths, *What the explorer runs*).
+// and as the path explorer runs them, from Swift, SCXML and JSON (Paths §What the explorer runs).
 
 import Foundation
 @testable import StateMachines
