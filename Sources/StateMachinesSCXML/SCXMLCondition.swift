@@ -39,15 +39,9 @@ indirect enum SCXMLCondition: Equatable {
     }
   }
 
-  /// Evaluates it with `isActive` answering `In`.
+  /// Evaluates it with `isActive` answering `In` (as the library's ``StateMachines/StateCondition``).
   func evaluate(_ isActive: (String) -> Bool) -> Bool {
-    switch self {
-    case .constant(let value): return value
-    case .inState(let id): return isActive(id)
-    case .not(let inner): return !inner.evaluate(isActive)
-    case .and(let a, let b): return a.evaluate(isActive) && b.evaluate(isActive)
-    case .or(let a, let b): return a.evaluate(isActive) || b.evaluate(isActive)
-    }
+    stateCondition { $0 }.holds(isActive)
   }
 
   /// A recursive-descent parser over the condition's characters.

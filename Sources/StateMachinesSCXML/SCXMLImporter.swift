@@ -308,7 +308,8 @@ struct SCXMLImporter<Model: StateMachineObject> {
     }
     var paths: [String: String] = [:]
     for id in condition.stateIDs { paths[id] = try path(of: Substring(id), at: element) }
-    return { model, _ in condition.evaluate { model.isInState(paths[$0]!) } }
+    let evaluated = condition.stateCondition { paths[$0]! }
+    return { model, _ in evaluated.holds { model.isInState($0) } }
   }
 
   /// One run of an element's executable content: declared actions (which the path explorer runs

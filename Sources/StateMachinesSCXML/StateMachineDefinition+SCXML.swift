@@ -4,7 +4,9 @@ import StateMachines
 extension StateMachineDefinition {
   /// Builds a definition from an SCXML document (Hierarchy §8): states, parallel states,
   /// finals, history, initial states and transitions with their events, conditions and types;
-  /// `<raise>`, `<send>` (with `delay`, on `clock`), `<log>` (ignored) and `<invoke>` (Invoke
+  /// `<raise>`, `<send>` (with `delay`, on `clock`, and `id`), `<cancel sendid>`,
+  /// `<if>`/`<elseif>`/`<else>` on `In()` conditions, `<log>` (ignored), all imported as
+  /// ``StateMachines/DeclaredAction``s that the path explorer runs too, and `<invoke>` (Invoke
   /// A.5): its `src` (or `type`) names work bound with `bind.invocation(_:_:)`, an absent `id`
   /// is `<state id>.<n>` (`n` counting the state's invokes from 0), and transitions on
   /// `done.invoke.<id>` / `error.invoke.<id>` written in the invoking state are its result

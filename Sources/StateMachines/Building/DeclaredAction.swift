@@ -53,16 +53,6 @@ public indirect enum StateCondition: Sendable, Hashable {
     case .or(let a, let b): return a.holds(isActive) || b.holds(isActive)
     }
   }
-
-  /// The states it tests.
-  public var states: [String] {
-    switch self {
-    case .constant: return []
-    case .inState(let state): return [state]
-    case .not(let inner): return inner.states
-    case .and(let a, let b), .or(let a, let b): return a.states + b.states
-    }
-  }
 }
 
 /// Where declared actions take effect: the runtime's object, or the path explorer's record of
@@ -112,25 +102,5 @@ extension Array where Element == DeclaredAction {
         (chosen?.actions ?? otherwise).run(on: model, target)
       }
     }
-  }
-
-  /// Every event the actions may raise or send, in order, without repeats.
-  var events: [String] {
-    var result: [String] = []
-    func visit(_ actions: [DeclaredAction]) {
-      for action in actions {
-        switch action {
-        case .raise(let event), .send(let event, _, _):
-          if !result.contains(event) { result.append(event) }
-        case .cancel:
-          break
-        case .choose(let branches, let otherwise):
-          for branch in branches { visit(branch.actions) }
-          visit(otherwise)
-        }
-      }
-    }
-    visit(self)
-    return result
   }
 }

@@ -18,7 +18,8 @@ extension JSONDefinitionLoader where Model: StateMachineObject {
         result.append((.declared(action), { model, _ in model.perform([action]) }))
       } else {
         let name = try document.string(element, elementPointer)
-        result.append((.bound(name), try boundAction(name, at: element, elementPointer)))
+        // Located at the list, as a name always was.
+        result.append((.bound(name), try boundAction(name, at: value, elementPointer)))
       }
     }
     return result

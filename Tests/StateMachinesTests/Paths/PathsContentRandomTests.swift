@@ -31,6 +31,8 @@ struct PathsContentRandomTests {
     var checked = 0
     var covered = 0
     for seed in UInt64(1)...200 {
+      // Long and synchronous per seed: let the suites that wait on the shared pool run between.
+      await Task.yield()
       let chart = RandomChart.withContent(seed: seed)
       let definition: StateMachineDefinition<DynamicStateMachine>
       do {
@@ -55,6 +57,7 @@ struct PathsContentRandomTests {
     var checked = 0
     var covered = 0
     for seed in UInt64(1)...150 {
+      await Task.yield()
       let chart = RandomChart.withContent(seed: seed, flat: flat)
       let definition = chart.contentDefinition(clock: ManualClock())
       guard definition.definitionError == nil else { continue }
