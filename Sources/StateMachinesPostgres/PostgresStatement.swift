@@ -4,8 +4,7 @@
 // A placeholder the store binds carries its type (`$3::TEXT`), so that the statement means the
 // same prepared once per connection, where PostgreSQL infers the parameters' types from the text
 // alone, as sent unprepared with its binds' types (Many application servers, prepared statements).
-// The store's values are kept as they are and encoded only for the way the statement goes: as
-// literals for an `EXECUTE`, as binary binds for a statement sent unprepared.
+// The store's values are kept as they are and encoded as binary binds when the statement is sent.
 
 #if PostgreSQL
 import Foundation
@@ -17,7 +16,7 @@ struct PostgresStatement: Sendable {
   /// The application's own columns' binds, first: `$1…$n`.
   private let applicationBinds: PostgresBindings
   /// The store's own binds, after the application's.
-  private(set) var storeValues: [any PostgresLiteral] = []
+  private(set) var storeValues: [any PostgresStoreValue] = []
 
   init(_ sql: String = "") {
     self.sql = sql
@@ -30,14 +29,14 @@ struct PostgresStatement: Sendable {
   }
 
   /// Binds `value` and returns its placeholder, typed.
-  mutating func bind<Value: PostgresNonThrowingEncodable & PostgresLiteral>(_ value: Value) -> String {
+  mutating func bind<Value: PostgresNonThrowingEncodable & PostgresStoreValue>(_ value: Value) -> String {
     storeValues.append(value)
     return placeholder(Value.psqlType)
   }
 
   /// Binds `value` or NULL and returns its placeholder, typed.
-  mutating func bind<Value: PostgresNonThrowingEncodable & PostgresLiteral>(_ value: Value?) -> String {
-    storeValues.append(value.map { $0 as any PostgresLiteral } ?? PostgresNull())
+  mutating func bind<Value: PostgresNonThrowingEncodable & PostgresStoreValue>(_ value: Value?) -> String {
+    storeValues.append(value.map { $0 as any PostgresStoreValue } ?? PostgresNull())
     return placeholder(Value.psqlType)
   }
 
@@ -48,21 +47,20 @@ struct PostgresStatement: Sendable {
   /// The number of binds.
   var bindCount: Int { applicationBinds.count + storeValues.count }
 
-  /// The binds as literals for an `EXECUTE` of the prepared statement, when it can be prepared:
-  /// it has binds, all of them the store's, each with a literal. `nil` otherwise: the
-  /// application's binds have types the text does not say, a statement without binds is a
-  /// command (BEGIN, SAVEPOINT) that `PREPARE` refuses.
-  var literalArguments: [String]? {
-    guard applicationBinds.count == 0, !storeValues.isEmpty, storeValues.allSatisfy(\.hasLiteral) else { return nil }
-    return storeValues.map(\.sqlLiteral)
+  /// Whether the statement is prepared once per connection: it has binds, all of them the
+  /// store's, whose placeholders carry their types. Not when the application's binds have types
+  /// the text does not say, nor for a statement without binds (a command: BEGIN, SAVEPOINT).
+  var isPreparable: Bool { applicationBinds.count == 0 && !storeValues.isEmpty }
+
+  /// The binds, encoded.
+  var binds: PostgresBindings {
+    var binds = applicationBinds
+    for value in storeValues { value.append(to: &binds) }
+    return binds
   }
 
   /// The statement to send unprepared, with its binds encoded.
-  var query: PostgresQuery {
-    var binds = applicationBinds
-    for value in storeValues { value.append(to: &binds) }
-    return PostgresQuery(unsafeSQL: sql, binds: binds)
-  }
+  var query: PostgresQuery { PostgresQuery(unsafeSQL: sql, binds: binds) }
 }
 
 extension String {

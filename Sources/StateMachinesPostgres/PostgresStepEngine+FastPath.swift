@@ -128,10 +128,10 @@ extension PostgresStepEngine {
     -> Result<[PostgresRow], any Error>
   {
     do {
-      return .success(try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows())
+      return .success(try await connection.rows(of: statement, preparedIn: preparedStatements, autocommit: true, logger: logger))
     } catch where PostgresStoreFailure.isStalePreparedStatement(error) {
       do {
-        return .success(try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows())
+        return .success(try await connection.rows(of: statement, preparedIn: preparedStatements, autocommit: true, logger: logger))
       } catch {
         return .failure(error)
       }

@@ -89,7 +89,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
     -> [PostgresRow]
   {
     try await PostgresStoreFailure.database(key) {
-      try await connection.send(statement, preparedIn: preparedStatements, logger: logger).rows()
+      try await connection.rows(of: statement, preparedIn: preparedStatements, autocommit: false, logger: logger)
     }
   }
 
@@ -182,22 +182,29 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
     let result: Result<T, StateMachineStoreError>
     do {
       result = try await client.withConnection { connection in
-        var opened: PostgresAnswer?
+        let opened: Result<[PostgresRow], any Error>?
         do throws(StateMachineStoreError) {
           let first = try await opening?(connection)
           let begin = connection.send("BEGIN", logger: logger)
-          opened = first.map { connection.send($0, preparedIn: preparedStatements, logger: logger) }
+          // Sent behind BEGIN before BEGIN is answered; its answer comes after BEGIN's.
+          if let first {
+            do {
+              opened = .success(
+                try await connection.rows(of: first, preparedIn: preparedStatements, autocommit: false, logger: logger))
+            } catch {
+              opened = .failure(error)
+            }
+          } else {
+            opened = nil
+          }
           _ = try await PostgresStoreFailure.database(key) { try await begin.rows() }
         } catch {
-          // The opening statement ran outside a transaction, if at all: wait for it, so that
-          // the connection goes back to the pool with nothing in flight.
-          _ = try? await opened?.rows()
           return .failure(PostgresStoreFailure.atBegin(error))
         }
         let value: T
         do throws(StateMachineStoreError) {
           var rows: [PostgresRow]?
-          if let opened { rows = try await PostgresStoreFailure.database(key) { try await opened.rows() } }
+          if let opened { rows = try await PostgresStoreFailure.database(key) { try opened.get() } }
           value = try await body(connection, rows)
         } catch {
           if !PostgresStoreFailure.endedSession(error) {

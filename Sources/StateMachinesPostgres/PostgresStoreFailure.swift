@@ -50,7 +50,8 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
     if let error = error as? StateMachineStoreError { return error }
     if let report = ServerReport(error) {
       if report.sqlState == lockNotAvailable { return .locked(id: key) }
-      let message = "\(report.message ?? "the server refused the statement") (SQLSTATE \(report.sqlState ?? "?"))"
+      var message = "\(report.message ?? "the server refused the statement") (SQLSTATE \(report.sqlState ?? "?"))"
+      if report.sqlState == invalidStatementName { message += lostStatementAdvice }
       return .database(PostgresStoreFailure(message, sqlState: report.sqlState, underlying: error))
     }
     if let error = error as? PSQLError { return .database(PostgresStoreFailure("\(error.code)", underlying: error)) }
@@ -147,6 +148,14 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
   }
 
   static let invalidStatementName = "26000"
+
+  /// What a statement the store prepared and then did not find in the session most likely means
+  /// when it happens again and again: a pooler gives the connection's transactions to different
+  /// server sessions.
+  static let lostStatementAdvice =
+    ": a statement the store prepared on this connection is not in the server's session; behind a transaction-pooling"
+    + " pooler (PgBouncer before 1.21, or without max_prepared_statements) make the store with pgbouncer: true"
+    + " (pgbouncer=true in a URL)"
   static let featureNotSupported = "0A000"
 
   /// Runs `body`, mapping what it throws.

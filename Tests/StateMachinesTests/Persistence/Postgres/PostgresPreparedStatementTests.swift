@@ -25,11 +25,12 @@ struct PostgresPreparedStatementTests {
     return PostgresStateMachineStore<StoreSwitch>(database.client, preparesStatements: prepared)
   }
 
-  /// The statements prepared in the pool's one session whose text starts with `prefix` (after
-  /// `PREPARE name AS `).
+  /// The statements the store prepared in the pool's one session whose text starts with
+  /// `prefix`: at the protocol level (not by SQL `PREPARE`), under names of this process.
   func preparedCount(_ prefix: String = "") async throws -> Int {
     let rows = try await database.query(
-      "SELECT count(*) FROM pg_prepared_statements WHERE strpos(statement, ' AS \(prefix)') > 0")
+      "SELECT count(*) FROM pg_prepared_statements WHERE strpos(statement, '\(prefix)') = 1"
+        + " AND NOT from_sql AND starts_with(name, 'sm_\(PostgresStatementNames.shared.token)_')")
     return try #require(rows.first).decode(Int.self)
   }
 
@@ -83,12 +84,38 @@ struct PostgresPreparedStatementTests {
     #expect(try await preparedCount() == 0)
     #expect(try await store.fire("flip", on: id).version == 4)  // fast, in autocommit
     try await database.execute("DEALLOCATE ALL")
-    #expect(try await store.fire("jam", on: id).version == 5)  // the locked step's transaction
+    #expect(try await store.fire("flip", on: id, options: FireOptions(lock: .noWait)).version == 5)
+    try await database.execute("DEALLOCATE ALL")
+    #expect(try await store.fire("flip", on: id).version == 6)
+    try await database.execute("DEALLOCATE ALL")
+    #expect(try await store.fire("jam", on: id).version == 7)  // the locked step's transaction
     try await database.execute("DEALLOCATE ALL")
     let fired = try await store.withTransaction { transaction in try await transaction.fire("fix", on: id) }
-    #expect(fired.version == 6)
-    #expect(try await store.history(of: id).map(\.version) == Array(1...6))
+    #expect(fired.version == 8)
+    #expect(try await store.history(of: id).map(\.version) == Array(1...8))
     #expect(try await preparedCount() > 0)
+  }
+
+  @Test("DEALLOCATE ALL while displaced statements wait to be deallocated: every fire is applied once, and its answer says so")
+  func deallocatedWithEvictionPending() async throws {
+    let store = try await switches()
+    // Two statements per connection for three shapes (the fast flip, the lock, fix's write):
+    // every cycle displaces one, whose DEALLOCATE waits for the next statement outside a
+    // transaction. Once the session has lost them all, that DEALLOCATE fails; the fire sent
+    // after it must be judged by its own answer.
+    try #require(store.engine.preparedStatements).capacity = 2
+    for round in 0..<8 {
+      // A row per round: `fix` is refused after two jams.
+      let id = StoreTestIDs.next()
+      try await store.insert(StoreSwitch(id: id))
+      try await cycle(store, id: id)
+      if round % 2 == 0 { try await database.execute("DEALLOCATE ALL") }
+      #expect(try await store.fire("flip", on: id).version == 4, "round \(round)")
+      #expect(try await store.fire("flip", on: id, options: FireOptions(lock: .noWait)).version == 5, "round \(round)")
+      // One history row per fire told applied, and no version twice.
+      #expect(try await store.history(of: id).map(\.version) == Array(1...5), "round \(round)")
+      #expect(try await store.storedState(of: id)?.version == 5, "round \(round)")
+    }
   }
 
   @Test("A column added, then a returned column's type changed, under a running store: its plans are made again")
@@ -140,7 +167,7 @@ extension PostgresPreparedStatementTests {
   func leastRecentlyUsedDeallocated() async throws {
     try await database.prepare(StoreSwitch.self)
     let prepared = PostgresPreparedStatements()
-    let capacity = PostgresPreparedStatements.capacity
+    let capacity = prepared.capacity
     var sums: [Int] = []
     // Statement 0 is used again after the first 64: then statement 1 is the least recently used.
     // The seventh displaced statement's deallocation goes ahead of the last send (0 again).
@@ -148,13 +175,15 @@ extension PostgresPreparedStatementTests {
       sums.append(try await select(number, prepared))
     }
     #expect(sums == (Array(0..<capacity) + [0] + Array(capacity..<(capacity + 6)) + [0]).map { 2 * $0 })
-    let names = try await database.query("SELECT statement FROM pg_prepared_statements").map { try $0.decode(String.self) }
+    let names = try await database.query("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql").map {
+      try $0.decode(String.self)
+    }
     #expect(names.count == capacity)
     #expect(names.contains { $0.hasSuffix("+ 0") })
     #expect(!names.contains { $0.hasSuffix("+ 1") })
   }
 
-  @Test("Strings reach the server unchanged as EXECUTE's literals, whatever quotes, dollars or backslashes they hold")
+  @Test("Strings reach the server unchanged as binds of a prepared statement, whatever quotes, dollars or backslashes they hold")
   func stringLiterals() async throws {
     try await database.prepare(StoreSwitch.self)
     let prepared = PostgresPreparedStatements()
@@ -166,7 +195,7 @@ extension PostgresPreparedStatementTests {
       statement.sql = "SELECT \(statement.bind(string)), \(statement.bind([string, "b"]))"
       let query = statement
       let rows = try await database.client.withConnection { connection in
-        try await connection.send(query, preparedIn: prepared, logger: PostgresStepLogger.logger).rows()
+        try await connection.rows(of: query, preparedIn: prepared, autocommit: true, logger: PostgresStepLogger.logger)
       }
       let (text, array) = try rows[0].decode((String, [String]).self)
       #expect(text == string)
@@ -180,7 +209,7 @@ extension PostgresPreparedStatementTests {
     statement.sql = "SELECT \(statement.bind(Int64(number))) + \(number)"
     let query = statement
     let rows = try await database.client.withConnection { connection in
-      try await connection.send(query, preparedIn: prepared, logger: PostgresStepLogger.logger).rows()
+      try await connection.rows(of: query, preparedIn: prepared, autocommit: true, logger: PostgresStepLogger.logger)
     }
     return try rows[0].decode(Int.self)
   }
