@@ -31,12 +31,12 @@ public final class PostgresInstanceStore: StateMachineInstanceStore, _StoreEngin
   public var _engine: any _StoreEngine<DynamicStateMachine> { engine }
 
   /// A store of `definition`'s instances named `machine`, with deadlines on `clock` (by default
-  /// the database's, P15). The `PostgresClient` must be running. `preparesStatements` and
-  /// `batchesFires` are ``PostgresStateMachineStore``'s options of those names.
+  /// the database's, P15). The `PostgresClient` must be running. `options` are those of
+  /// ``PostgresStateMachineStore``.
   public init(
     _ client: PostgresClient, definition: StateMachineDefinition<DynamicStateMachine>, machine: String,
     clock: StoreClock = .database, configuration: StoreConfiguration<DynamicStateMachine> = .init(),
-    preparesStatements: Bool = true, batchesFires: Bool = true, logger: Logger = PostgresStepLogger.logger
+    options: PostgresStoreOptions = .init(), logger: Logger = PostgresStepLogger.logger
   ) {
     // No own columns: a row is the machine columns alone, keyed by (machine, entity_id).
     let mapping = PostgresRowMapping<DynamicStateMachine>(
@@ -44,8 +44,7 @@ public final class PostgresInstanceStore: StateMachineInstanceStore, _StoreEngin
     engine = PostgresStepEngine(
       client: client, definition: definition,
       table: PostgresMachineTable(name: "sm_instances", idColumn: "entity_id", machine: machine, isShared: true),
-      mapping: mapping, clock: clock, configuration: configuration, logger: logger, preparesStatements: preparesStatements,
-      batchesFires: batchesFires)
+      mapping: mapping, clock: clock, configuration: configuration, logger: logger, options: options)
   }
 
   /// The machine's name in the library's tables.

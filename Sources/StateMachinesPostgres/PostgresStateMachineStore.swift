@@ -40,13 +40,9 @@ where Model: PostgresStateMachineRecord {
   /// the library's tables (by default the table's name), with deadlines on `clock` (by default
   /// the database's); its steps wake sleeping schedulers as `notifications` say (Persistence §7).
   ///
-  /// With `preparesStatements` (the default) the store plans each of its statements once per
-  /// connection; turn it off behind a transaction-pooling PgBouncer older than 1.21, which
-  /// cannot keep a prepared statement between transactions (Many application servers).
-  ///
-  /// With `batchesFires` (the default) fires by id of an event that runs no code, arriving while
-  /// the store's fast statements are in flight, share the next statement, each still its own
-  /// step on its own row; turn it off to send every fire alone (Many application servers).
+  /// `options` say how the store uses its connections: statements prepared once per
+  /// connection and concurrent fast fires batched (the defaults), `pgbouncer` behind a
+  /// transaction-pooling PgBouncer before 1.21, a lock timeout per step (Many application servers).
   ///
   /// Once the client runs, the store records the table and its definition's JSON document in the
   /// library's `sm_machine_tables`, so that `statemachine inspect --db` shows the rows without
@@ -55,14 +51,13 @@ where Model: PostgresStateMachineRecord {
     _ client: PostgresClient, definition: StateMachineDefinition<Model> = Model.stateMachine,
     table: String = Model.postgresTableName, machine: String? = nil, clock: StoreClock = .database,
     configuration: StoreConfiguration<Model> = .init(), notifications: PostgresNotifications = .init(),
-    preparesStatements: Bool = true, batchesFires: Bool = true, logger: Logger = PostgresStepLogger.logger
+    options: PostgresStoreOptions = .init(), logger: Logger = PostgresStepLogger.logger
   ) {
     let machineTable = PostgresMachineTable(
       name: table, idColumn: Model.postgresIDColumn, machine: machine ?? table, isShared: false)
     engine = PostgresStepEngine(
       client: client, definition: definition, table: machineTable, mapping: .record, clock: clock,
-      configuration: configuration, logger: logger, notifications: notifications, preparesStatements: preparesStatements,
-      batchesFires: batchesFires)
+      configuration: configuration, logger: logger, notifications: notifications, options: options)
     PostgresMachineTableCatalog.record(machineTable, definition: definition, client: client, logger: logger)
   }
 

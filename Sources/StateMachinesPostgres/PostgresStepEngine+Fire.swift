@@ -13,8 +13,9 @@ extension PostgresStepEngine {
     _ event: String, key: String, payload: (any Encodable & Sendable)?, options: FireOptions, object: Model?
   ) async throws(StateMachineStoreError) -> Fired<Model> {
     // The fast path (Persistence §6): one statement in autocommit (comparing the version when one
-    // is expected); when it writes nothing, the locked step, which reports a conflict.
-    if object == nil, options.requestID == nil,
+    // is expected); when it writes nothing, the locked step, which reports a conflict. Not with
+    // a lock timeout, which only a transaction can carry.
+    if object == nil, options.requestID == nil, self.options.lockTimeout == nil,
       let fired = try await fireFast(
         event, key: key, payload: payload, noWait: options.lock == .noWait, expectedVersion: options.expectedVersion)
     {

@@ -50,8 +50,10 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   /// The statements prepared on each connection, or `nil` when the store sends every statement
   /// unprepared (Many application servers, prepared statements).
   let preparedStatements: PostgresPreparedStatements?
+  /// How the store uses its connections (a pooler, batching, the lock timeout).
+  let options: PostgresStoreOptions
   /// Whether concurrent fast fires of one event share a statement (``PostgresFastBatcher``).
-  let batchesFires: Bool
+  var batchesFires: Bool { options.batchesFires }
 
   /// How often a transaction the server aborted to break a deadlock is run again.
   static var deadlockRetries: Int { 3 }
@@ -59,11 +61,11 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
   init(
     client: PostgresClient, definition: StateMachineDefinition<Model>, table: PostgresMachineTable,
     mapping: PostgresRowMapping<Model>, clock: StoreClock, configuration: StoreConfiguration<Model>, logger: Logger,
-    notifications: PostgresNotifications = .init(), preparesStatements: Bool = true, batchesFires: Bool = true
+    notifications: PostgresNotifications = .init(), options: PostgresStoreOptions = .init()
   ) {
-    self.batchesFires = batchesFires
+    self.options = options
     self.notifications = notifications
-    self.preparedStatements = preparesStatements ? PostgresPreparedStatements() : nil
+    self.preparedStatements = options.prepares ? PostgresPreparedStatements() : nil
     self.client = client
     self.definition = definition
     self.table = table
@@ -186,6 +188,10 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
         do throws(StateMachineStoreError) {
           let first = try await opening?(connection)
           let begin = connection.send("BEGIN", logger: logger)
+          // The lock timeout of this transaction alone (a pooler shares the session).
+          let timeout = options.lockTimeoutMilliseconds.map {
+            connection.send(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \($0)"), logger: logger)
+          }
           // Sent behind BEGIN before BEGIN is answered; its answer comes after BEGIN's.
           if let first {
             do {
@@ -198,6 +204,7 @@ final class PostgresStepEngine<Model: StateMachineObject & SendableMetatype>: _S
             opened = nil
           }
           _ = try await PostgresStoreFailure.database(key) { try await begin.rows() }
+          _ = try await PostgresStoreFailure.database(key) { try await timeout?.rows() }
         } catch {
           return .failure(PostgresStoreFailure.atBegin(error))
         }

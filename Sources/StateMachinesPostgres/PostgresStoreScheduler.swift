@@ -19,8 +19,9 @@ import StateMachines
 /// ```
 ///
 /// With `listen`, one pooled connection `LISTEN`s on ``PostgresNotifications/channel`` so that a
-/// step committed by any process wakes the loop early; polling stays the correctness path, and
-/// behind a transaction-pooling PgBouncer (where `LISTEN` does not work) set `listen: false`.
+/// step committed by any process wakes the loop early; polling stays the correctness path. A
+/// store made with ``PostgresStoreOptions/pgbouncer`` never listens (a transaction-pooling
+/// PgBouncer keeps no session for it).
 /// A failing pass (the server restarting, say) never ends the loop: it is logged at `error` to
 /// the store's `logger`, counted in ``counters``, and tried again after the poll interval, doubled
 /// after each further failure in a row up to `maxBackoff`.
@@ -70,7 +71,8 @@ public struct PostgresStoreScheduler<Model: PostgresStateMachineRecord>: Service
     let wakeup = PostgresWakeupSignal()
     await cancelWhenGracefulShutdown {
       await withTaskGroup(of: Void.self) { group in
-        if listen { group.addTask { await listenForWakeups(wakeup) } }
+        // Behind a transaction-pooling pooler a LISTEN holds no session: the loop polls.
+        if listen, !store.engine.options.pgbouncer { group.addTask { await listenForWakeups(wakeup) } }
         await loop(wakeup)
         group.cancelAll()
       }

@@ -70,7 +70,7 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
   noHistory.history = false
   let plain = PostgresStateMachineStore<PostgresToggle>(client, configuration: noHistory)
   let audited = PostgresStateMachineStore<PostgresToggle>(client)
-  let alone = PostgresStateMachineStore<PostgresToggle>(client, batchesFires: false)
+  let alone = PostgresStateMachineStore<PostgresToggle>(client, options: PostgresStoreOptions(batchesFires: false))
   let countdowns = PostgresStateMachineStore<PostgresCountdown>(client)
   let tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let minimalTasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }

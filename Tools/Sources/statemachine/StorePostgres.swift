@@ -7,7 +7,8 @@ import StateMachinesPostgres
 /// its own, and one connection for the commands' own statements (the stored charts, `show`'s
 /// snapshot). Any number of these processes may run at once on one database: each step is one
 /// transaction that locks its row (P1, P3). A lock is awaited for at most
-/// `STATEMACHINE_BUSY_TIMEOUT` seconds (PostgreSQL's `lock_timeout`), as on SQLite.
+/// `STATEMACHINE_BUSY_TIMEOUT` seconds (PostgreSQL's `lock_timeout`, set in each transaction, so
+/// that a pooler in between refuses nothing), as on SQLite.
 final class PostgresStoreBackend: StoreBackend {
   let url: PostgresURL
   let connection: PostgresConnection
@@ -29,11 +30,10 @@ final class PostgresStoreBackend: StoreBackend {
   /// before anything is written to it.
   static func open(_ db: String, create: Bool) async throws -> PostgresStoreBackend {
     let url = try PostgresURL(db)
-    let timeout = StoreDatabase.busyTimeout
     let connection: PostgresConnection
     do {
       connection = try await PostgresConnection.connect(
-        configuration: try url.connectionConfiguration(lockTimeout: timeout), id: 1, logger: logger)
+        configuration: try url.connectionConfiguration(), id: 1, logger: logger)
     } catch {
       throw ToolError("error: \(url.label): cannot connect: \(describePostgres(error))")
     }
@@ -58,7 +58,7 @@ final class PostgresStoreBackend: StoreBackend {
     }
     return PostgresStoreBackend(
       url: url, connection: connection,
-      client: PostgresClient(configuration: url.clientConfiguration(lockTimeout: timeout), backgroundLogger: logger))
+      client: PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: logger))
   }
 
   func close() async {
@@ -68,7 +68,9 @@ final class PostgresStoreBackend: StoreBackend {
   }
 
   func instances(_ definition: StateMachineDefinition<DynamicStateMachine>, machine: String) -> any StateMachineInstanceStore {
-    PostgresInstanceStore(client, definition: definition, machine: machine)
+    var options = url.storeOptions
+    options.lockTimeout = Self.lockTimeout
+    return PostgresInstanceStore(client, definition: definition, machine: machine, options: options)
   }
 
   /// Runs `body`; a database error becomes a one-line ``ToolError`` naming the database.
@@ -90,6 +92,7 @@ final class PostgresStoreBackend: StoreBackend {
     try await reporting {
       try await connection.query(PostgresQuery(unsafeSQL: begin), logger: Self.logger)
       do {
+        try await connection.query(PostgresQuery(unsafeSQL: Self.setLockTimeout), logger: Self.logger)
         let (value, commit) = try await body()
         try await connection.query(PostgresQuery(unsafeSQL: commit ? "COMMIT" : "ROLLBACK"), logger: Self.logger)
         return value
@@ -112,14 +115,23 @@ final class PostgresStoreBackend: StoreBackend {
     return try await reporting { try row.decode((String, String).self) }
   }
 
+  /// How long a step or a command's transaction waits for a lock.
+  static var lockTimeout: Duration { .milliseconds(Int64((StoreDatabase.busyTimeout * 1000).rounded())) }
+
+  /// ``lockTimeout`` for the transaction that runs it alone.
+  static var setLockTimeout: String {
+    "SET LOCAL lock_timeout = \(max(1, Int64((StoreDatabase.busyTimeout * 1000).rounded())))"
+  }
+
   /// The key of the advisory lock that serializes `init`s: two creating the tables at once would
   /// collide in the catalog.
   private static let initLock: Int64 = 0x5354_4D43_494E_4954  // "STMCINIT"
 
   func initialize(_ machine: String, chart: StoredChartFile) async throws -> Bool {
-    try await reporting {
-      // A session lock: closing the connection at the command's end releases it.
-      _ = try await connection.query("SELECT pg_advisory_lock(\(Self.initLock))", logger: Self.logger).collect()
+    try await transaction {
+      // A transaction's lock, released at its end: a session's lock would stay with the server
+      // session behind a transaction-pooling pooler.
+      _ = try await connection.query("SELECT pg_advisory_xact_lock(\(Self.initLock))", logger: Self.logger).collect()
       try await PostgresStateMachineTables.create(on: client, logger: Self.logger)
       let inserted = try await connection.query(
         """
@@ -127,13 +139,13 @@ final class PostgresStoreBackend: StoreBackend {
         ON CONFLICT (machine) DO NOTHING RETURNING machine
         """, logger: Self.logger
       ).collect()
-      if !inserted.isEmpty { return true }
+      if !inserted.isEmpty { return (true, true) }
       let existing = try await storedChart(machine)
       guard existing.format == chart.format, existing.document == chart.document else {
         throw ToolError(
           "error: \(label): machine '\(machine)' has another chart; `statemachine store migrate` replaces it")
       }
-      return false
+      return (false, true)
     }
   }
 

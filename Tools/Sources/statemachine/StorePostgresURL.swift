@@ -1,8 +1,10 @@
 import Foundation
 import PostgresNIO
+import StateMachinesPostgres
 
 /// A `postgres://` (or `postgresql://`) URL as `--db` gives it, in libpq's form:
-/// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=…&options=…&application_name=…`.
+/// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=…&options=…&application_name=…`, and the
+/// connection-string convention `pgbouncer=true` for a transaction-pooling PgBouncer before 1.21.
 ///
 /// What the URL leaves out comes from libpq's variables (`PGUSER`, `PGPASSWORD`, `PGDATABASE`)
 /// or libpq's defaults (the login name, `localhost`, 5432). `options` is passed to the server as
@@ -17,6 +19,8 @@ struct PostgresURL {
   let sslMode: String
   /// Startup parameters for the server (`options`, `application_name`).
   let parameters: [(String, String)]
+  /// The store's options: `pgbouncer=true` from the URL.
+  let storeOptions: PostgresStoreOptions
 
   /// The URL without its password, as messages name the database.
   var label: String { "postgres://\(username)@\(host):\(port)/\(database)" }
@@ -35,6 +39,7 @@ struct PostgresURL {
     database = path.isEmpty ? (environment["PGDATABASE"] ?? username) : path
     var sslMode = "prefer"
     var parameters = [("application_name", "statemachine")]
+    var pgbouncer = false
     for item in components.queryItems ?? [] {
       let value = item.value ?? ""
       switch item.name {
@@ -46,12 +51,19 @@ struct PostgresURL {
       case "options", "application_name":
         parameters.removeAll { $0.0 == item.name }
         parameters.append((item.name, value))
+      case "pgbouncer":
+        guard ["true", "false"].contains(value) else {
+          throw ToolError("error: --db: pgbouncer '\(value)' is not true or false")
+        }
+        pgbouncer = value == "true"
       default:
-        throw ToolError("error: --db: unsupported URL parameter '\(item.name)' (sslmode, options, application_name)")
+        throw ToolError(
+          "error: --db: unsupported URL parameter '\(item.name)' (sslmode, options, application_name, pgbouncer)")
       }
     }
     self.sslMode = sslMode
     self.parameters = parameters
+    self.storeOptions = PostgresStoreOptions(pgbouncer: pgbouncer)
   }
 
   /// The TLS configuration of `sslMode`: `require` encrypts without checking the certificate,
@@ -70,9 +82,8 @@ struct PostgresURL {
   /// Whether a server without TLS is refused.
   var requiresTLS: Bool { ["require", "verify-ca", "verify-full"].contains(sslMode) }
 
-  /// The configuration of the connection the commands' own statements use, waiting at most
-  /// `lockTimeout` for a row or table lock.
-  func connectionConfiguration(lockTimeout: TimeInterval) throws -> PostgresConnection.Configuration {
+  /// The configuration of the connection the commands' own statements use.
+  func connectionConfiguration() throws -> PostgresConnection.Configuration {
     let tls: PostgresConnection.Configuration.TLS
     if let tlsConfiguration {
       let context = try NIOSSLContext(configuration: tlsConfiguration)
@@ -82,12 +93,12 @@ struct PostgresURL {
     }
     var configuration = PostgresConnection.Configuration(
       host: host, port: port, username: username, password: password, database: database, tls: tls)
-    configuration.options.additionalStartupParameters = startupParameters(lockTimeout: lockTimeout)
+    configuration.options.additionalStartupParameters = parameters
     return configuration
   }
 
   /// The configuration of the pool the instance store uses.
-  func clientConfiguration(lockTimeout: TimeInterval) -> PostgresClient.Configuration {
+  func clientConfiguration() -> PostgresClient.Configuration {
     let tls: PostgresClient.Configuration.TLS
     if let tlsConfiguration {
       tls = requiresTLS ? .require(tlsConfiguration) : .prefer(tlsConfiguration)
@@ -96,15 +107,8 @@ struct PostgresURL {
     }
     var configuration = PostgresClient.Configuration(
       host: host, port: port, username: username, password: password, database: database, tls: tls)
-    configuration.options.additionalStartupParameters = startupParameters(lockTimeout: lockTimeout)
+    configuration.options.additionalStartupParameters = parameters
     configuration.options.maximumConnections = 2
     return configuration
-  }
-
-  /// The URL's parameters, and `lock_timeout` (milliseconds) unless its `options` set one.
-  private func startupParameters(lockTimeout: TimeInterval) -> [(String, String)] {
-    let options = parameters.first { $0.0 == "options" }?.1 ?? ""
-    if options.contains("lock_timeout") { return parameters }
-    return parameters + [("lock_timeout", String(Int((lockTimeout * 1000).rounded())))]
   }
 }

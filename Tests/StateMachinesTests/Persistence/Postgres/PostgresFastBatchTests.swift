@@ -29,7 +29,7 @@ struct PostgresFastBatchTests {
     // The factory's store creates the tables; a second store on them may change an option.
     let store = try await factory.makeStore(StoreSwitch.self, clock: .database, outbox: [])
     guard !batchesFires else { return store as! PostgresStateMachineStore<StoreSwitch> }
-    return PostgresStateMachineStore<StoreSwitch>(database.client, clock: .database, batchesFires: false)
+    return PostgresStateMachineStore<StoreSwitch>(database.client, clock: .database, options: PostgresStoreOptions(batchesFires: false))
   }
 
   /// Inserts `count` rows and fires `flip` once on the first, so that the event's plan is made.

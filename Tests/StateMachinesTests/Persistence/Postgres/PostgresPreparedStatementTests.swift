@@ -22,7 +22,7 @@ struct PostgresPreparedStatementTests {
 
   func switches(prepared: Bool = true) async throws -> PostgresStateMachineStore<StoreSwitch> {
     try await database.prepare(StoreSwitch.self)
-    return PostgresStateMachineStore<StoreSwitch>(database.client, preparesStatements: prepared)
+    return PostgresStateMachineStore<StoreSwitch>(database.client, options: PostgresStoreOptions(preparesStatements: prepared))
   }
 
   /// The statements the store prepared in the pool's one session whose text starts with
