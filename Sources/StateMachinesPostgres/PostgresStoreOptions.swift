@@ -28,7 +28,7 @@ public struct PostgresStoreOptions: Sendable, Hashable {
   /// its schedulers do not `LISTEN` (they poll). Every step keeps its rules (Persistence P1–P16).
   public var pgbouncer: Bool
   /// How long a step waits for a row another writer holds before it fails with
-  /// ``StateMachineStoreError/locked(id:)``: `SET LOCAL lock_timeout` in the step's transaction,
+  /// `StateMachineStoreError.locked(id:)`: `SET LOCAL lock_timeout` in the step's transaction,
   /// which works behind any pooler (a pooler refuses `lock_timeout` as a startup parameter).
   /// With a timeout, every fire takes the locked step: the single-statement fast path runs
   /// outside a transaction, where the setting cannot be given. `nil`: the server's own setting.
