@@ -116,12 +116,13 @@ final class PostgresStoreBackend: StoreBackend {
   }
 
   /// How long a step or a command's transaction waits for a lock.
-  static var lockTimeout: Duration { .milliseconds(Int64((StoreDatabase.busyTimeout * 1000).rounded())) }
+  static var lockTimeout: Duration { .milliseconds(lockTimeoutMilliseconds) }
+
+  /// `STATEMACHINE_BUSY_TIMEOUT` in milliseconds, at least 1 (0 would mean no timeout).
+  private static var lockTimeoutMilliseconds: Int64 { max(1, Int64((StoreDatabase.busyTimeout * 1000).rounded())) }
 
   /// ``lockTimeout`` for the transaction that runs it alone.
-  static var setLockTimeout: String {
-    "SET LOCAL lock_timeout = \(max(1, Int64((StoreDatabase.busyTimeout * 1000).rounded())))"
-  }
+  static var setLockTimeout: String { "SET LOCAL lock_timeout = \(lockTimeoutMilliseconds)" }
 
   /// The key of the advisory lock that serializes `init`s: two creating the tables at once would
   /// collide in the catalog.
