@@ -1,6 +1,8 @@
 // The worker's PostgreSQL database (Persistence §9, PostgreSQL half): the server of
 // `--db postgres://…`, in the test's schema (`--schema`), the worker classes as
-// `PostgresStateMachineRecord`s in tables of their own.
+// `PostgresStateMachineRecord`s in tables of their own. Through a pooler the URL names the
+// test's own database and the schema is `public`: PgBouncer refuses a `search_path` startup
+// parameter, and `pgbouncer=true` in the URL goes into every store's options.
 
 #if PostgreSQL
 import Foundation
@@ -62,6 +64,8 @@ extension Dial: PostgresStateMachineRecord {
 struct PostgresWorkerDatabase: WorkerDatabase {
   let client: PostgresClient
   let schema: String
+  /// The URL's settings (`pgbouncer=true`), for every store.
+  let options: PostgresStoreOptions
 
   /// `name` becomes the connections' `application_name`, so that a test can find the worker's
   /// server backends in `pg_stat_activity`.
@@ -72,11 +76,13 @@ struct PostgresWorkerDatabase: WorkerDatabase {
     var configuration = PostgresClient.Configuration(
       host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
       password: components.password, database: String(components.path.dropFirst()), tls: .disable)
-    configuration.options.additionalStartupParameters = [("search_path", schema), ("application_name", name ?? "sm-store-worker")]
+    configuration.options.additionalStartupParameters = [("application_name", name ?? "sm-store-worker")]
+    if schema != "public" { configuration.options.additionalStartupParameters.append(("search_path", schema)) }
     configuration.options.maximumConnections = 4
     let client = PostgresClient(configuration: configuration)
     self.client = client
     self.schema = schema
+    options = PostgresStoreOptions(connectionString: url)
     Task { await client.run() }
   }
 
@@ -100,7 +106,7 @@ struct PostgresWorkerDatabase: WorkerDatabase {
   }
 
   func rings(_ arguments: WorkerArguments) throws -> WorkerRings {
-    let store = PostgresStateMachineStore<Ring>(client, configuration: try Ring.configuration(arguments))
+    let store = PostgresStateMachineStore<Ring>(client, configuration: try Ring.configuration(arguments), options: options)
     return WorkerRings(
       store: store, handle: { store.handle($0, $1) },
       onCrashPoint: { name, hook in
@@ -112,11 +118,11 @@ struct PostgresWorkerDatabase: WorkerDatabase {
   }
 
   func bookings(clock: StoreClock) -> any StateMachineStore<Booking> {
-    PostgresStateMachineStore<Booking>(client, clock: clock)
+    PostgresStateMachineStore<Booking>(client, clock: clock, options: options)
   }
 
   func dials() -> (store: any StateMachineStore<Dial>, sharedStatements: @Sendable () -> Int) {
-    let store = PostgresStateMachineStore<Dial>(client)
+    let store = PostgresStateMachineStore<Dial>(client, options: options)
     return (store, { store.sharedFastStatements })
   }
 }

@@ -23,6 +23,11 @@ struct PostgresProcessTests {
 
   @Test("PostgreSQL race: 8 processes × 500 events on 20 rows keep the exact invariants (P2, P3, P4, P16)")
   func race() async throws {
+    try await Self.race(on: schema)
+  }
+
+  /// The race, its invariants and two dispatchers draining the outbox, on `schema`.
+  static func race(on schema: PostgresWorkerSchema) async throws {
     let ledger = temporaryPath("pg-race.ledger")
     // Twenty rings; the last is disabled, so its guard refuses every `advance`.
     _ = try await StoreWorker.run(schema.arguments("setup", ["--rows", "20", "--disabled", "1"])).succeeded()
@@ -81,6 +86,11 @@ struct PostgresProcessTests {
     "PostgreSQL kill -9 at a crash point: nothing or everything of the step survives, the lock is freed within 1 s (P1, P5, P16)",
     arguments: PostgresStoreCrashPoint.allCases)
   func killAtCrashPoint(_ point: PostgresStoreCrashPoint) async throws {
+    try await Self.kill(at: point, on: schema)
+  }
+
+  /// A worker killed at `point`, then what survived, on `schema`.
+  static func kill(at point: PostgresStoreCrashPoint, on schema: PostgresWorkerSchema) async throws {
     let ledger = temporaryPath("pg-kill.ledger")
     let marker = temporaryPath("pg-kill.marker")
     try FileManager.default.createDirectory(atPath: marker, withIntermediateDirectories: true)

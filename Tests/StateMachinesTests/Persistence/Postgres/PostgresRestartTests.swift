@@ -10,6 +10,11 @@ import Testing
 extension PostgresProcessTests {
   @Test("PostgreSQL restart: 4 schedulers started at once after downtime fire each due deadline exactly once (P9, P10, P15)")
   func restartWithDueTimeouts() async throws {
+    try await Self.restart(on: schema)
+  }
+
+  /// Deadlines written by a killed process, then four schedulers, on `schema`.
+  static func restart(on schema: PostgresWorkerSchema) async throws {
     // Phase 1, on the database's clock: 1,000 reserved (release after 2 s), 1,000 awaiting payment
     // (expire after 1 h), 100 reserved confirmed; then the process dies by SIGKILL.
     let phase1 = try await StoreWorker.run(
@@ -68,6 +73,11 @@ extension PostgresProcessTests {
 
   @Test("PostgreSQL restart: 2 processes polling one due deadline, 50 times, fire it once each time (P10)")
   func twoPollersFireOnce() async throws {
+    try await Self.twoPollers(on: schema)
+  }
+
+  /// Two pollers, one due deadline per round, on `schema`.
+  static func twoPollers(on schema: PostgresWorkerSchema) async throws {
     // One deadline due per round needs a clock the test moves: a manual one, bound into the
     // scheduler's claim instead of the server's now() (P15). Booking i is reserved at
     // t + (i - 1) × 10 s, so its release is due 2 s later: round i - 1 (clock at

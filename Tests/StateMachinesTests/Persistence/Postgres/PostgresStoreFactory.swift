@@ -12,6 +12,10 @@ import PostgresNIO
 /// The server the PostgreSQL tests run against, or `nil` when none is configured.
 let postgresTestURL = ProcessInfo.processInfo.environment["STATEMACHINES_PG_URL"]
 
+/// PgBouncer in front of that server (STATEMACHINES_PGBOUNCER_URL: transaction pooling, 4 server
+/// connections per database), or `nil` when none is configured.
+let postgresPoolerURL = ProcessInfo.processInfo.environment["STATEMACHINES_PGBOUNCER_URL"]
+
 /// A persisted test class as a PostgreSQL record, with the table an application would create for it.
 protocol PostgresTestRecord: PostgresStateMachineRecord, Codable {
   /// The class's own columns (the id first), as SQL column definitions.
@@ -108,18 +112,19 @@ final class PostgresTestDatabase: Sendable {
   private let running: Task<Void, Never>
 
   /// A database on the server of `url`, by default the test server (STATEMACHINES_PG_URL), with
-  /// a pool of at most `connections`.
-  init(url: String? = postgresTestURL, connections: Int = 6) {
+  /// a pool of at most `connections`, in `schema` (by default a new one of its own).
+  init(url: String? = postgresTestURL, schema: String? = nil, connections: Int = 6) {
     // Without a server the suite is disabled and no connection is ever opened.
     let url = url ?? "postgres://postgres@127.0.0.1:1/none"
     guard let components = URLComponents(string: url), let host = components.host else {
       fatalError("STATEMACHINES_PG_URL is not a postgres:// URL: \(url)")
     }
-    schema = "sm_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+    self.schema = schema ?? "sm_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
     var configuration = PostgresClient.Configuration(
       host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
       password: components.password, database: String(components.path.dropFirst()), tls: .disable)
-    configuration.options.additionalStartupParameters = [("search_path", schema)]
+    // `public` is the server's default, and PgBouncer refuses a `search_path` startup parameter.
+    if self.schema != "public" { configuration.options.additionalStartupParameters = [("search_path", self.schema)] }
     configuration.options.maximumConnections = connections
     let client = PostgresClient(configuration: configuration)
     self.client = client
@@ -128,6 +133,21 @@ final class PostgresTestDatabase: Sendable {
 
   deinit {
     running.cancel()
+  }
+
+  /// A new database on the test server (`name`, dropped first when it exists; by default a new
+  /// name), in its `public` schema: for a test that reads what only a database of its own holds
+  /// (`pg_stat_statements` by database), or that reaches it through the pooler.
+  static func created(_ name: String? = nil, connections: Int = 6) async throws -> (database: PostgresTestDatabase, name: String) {
+    guard let url = postgresTestURL, var components = URLComponents(string: url) else {
+      throw PostgresTestFailure("needs STATEMACHINES_PG_URL")
+    }
+    let name = name ?? "sm_db_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+    let administrator = PostgresTestDatabase(connections: 1)
+    try await administrator.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    try await administrator.execute("CREATE DATABASE \(name)")
+    components.path = "/\(name)"
+    return (PostgresTestDatabase(url: components.string, schema: "public", connections: connections), name)
   }
 
   /// Runs `sql` on the test schema.

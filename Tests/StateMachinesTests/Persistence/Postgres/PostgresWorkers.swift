@@ -9,11 +9,50 @@ import PostgresNIO
 
 /// One test's schema, the workers' way into it, and reads of it.
 struct PostgresWorkerSchema {
-  let database = PostgresTestDatabase()
+  let database: PostgresTestDatabase
+  /// The `--db` of the workers.
+  let workerURL: String
+
+  /// A schema of its own on the test server, which the workers reach directly.
+  init() {
+    database = PostgresTestDatabase()
+    workerURL = postgresTestURL ?? ""
+  }
+
+  private init(database: PostgresTestDatabase, workerURL: String) {
+    self.database = database
+    self.workerURL = workerURL
+  }
+
+  /// A new database of its own on the test server, which the workers reach through the pooler
+  /// (STATEMACHINES_PGBOUNCER_URL), with `pgbouncer=true` in their URL when `pgbouncer` says so;
+  /// the test's own reads go to the server directly. The schema is `public`: PgBouncer refuses
+  /// a `search_path` startup parameter. `name` picks the database (the pooler's configuration
+  /// can give one a pool of its own); by default it is new.
+  static func pooled(pgbouncer: Bool, name: String? = nil) async throws -> PostgresWorkerSchema {
+    guard let pooler = postgresPoolerURL, var poolerURL = URLComponents(string: pooler) else {
+      throw PostgresTestFailure("needs STATEMACHINES_PGBOUNCER_URL")
+    }
+    let database = try await PostgresTestDatabase.created(name)
+    poolerURL.path = "/\(database.name)"
+    return PostgresWorkerSchema(database: database.database, workerURL: poolerURL.string ?? "").pgbouncer(pgbouncer)
+  }
+
+  /// The same database, with `pgbouncer=true` in the workers' URL or without it.
+  func pgbouncer(_ on: Bool) -> PostgresWorkerSchema {
+    guard var url = URLComponents(string: workerURL) else { return self }
+    url.queryItems = on ? [URLQueryItem(name: "pgbouncer", value: "true")] : nil
+    return PostgresWorkerSchema(database: database, workerURL: url.string ?? workerURL)
+  }
+
+  /// A client of this database through the pooler, as a worker reaches it (no `search_path`).
+  func poolerDatabase() -> PostgresTestDatabase {
+    PostgresTestDatabase(url: pgbouncer(false).workerURL, schema: "public", connections: 1)
+  }
 
   /// `--db URL --schema NAME` (and `more`), after the worker's mode.
   func arguments(_ mode: String, _ more: [String] = []) -> [String] {
-    [mode, "--db", postgresTestURL ?? "", "--schema", database.schema] + more
+    [mode, "--db", workerURL, "--schema", database.schema] + more
   }
 
   /// The rows `sql` selects.
