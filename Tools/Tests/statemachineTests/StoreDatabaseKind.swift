@@ -42,6 +42,30 @@ struct PostgresTestSchema: Sendable {
     return schema
   }
 
+  /// PgBouncer in front of that server (STATEMACHINES_PGBOUNCER_URL; .ci/run starts it in
+  /// transaction pooling), or `nil`.
+  static let poolerURL = ProcessInfo.processInfo.environment["STATEMACHINES_PGBOUNCER_URL"]
+
+  /// A new database on the server of STATEMACHINES_PG_URL, in its `public` schema, that the tool
+  /// reaches through the pooler with `pgbouncer=true` (PgBouncer refuses a `search_path` or
+  /// `options` startup parameter); the tests' own SQL goes to the server directly.
+  static func createPooled() async throws -> PostgresTestSchema {
+    let base = try #require(StoreDatabaseKind.postgresURL, "STATEMACHINES_PG_URL is not set")
+    let pooler = try #require(poolerURL, "STATEMACHINES_PGBOUNCER_URL is not set")
+    let components = try #require(URLComponents(string: base), "STATEMACHINES_PG_URL is not a URL: \(base)")
+    var poolerComponents = try #require(URLComponents(string: pooler), "STATEMACHINES_PGBOUNCER_URL is not a URL: \(pooler)")
+    let name = "cli_pool_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+    let server = PostgresConnection.Configuration(
+      host: components.host ?? "localhost", port: components.port ?? 5432, username: components.user ?? "postgres",
+      password: components.password, database: String(components.path.dropFirst()), tls: .disable)
+    try await PostgresTestSchema(name: "public", configuration: server, url: base).execute("CREATE DATABASE \(name)")
+    var configuration = server
+    configuration.database = name
+    poolerComponents.path = "/\(name)"
+    poolerComponents.queryItems = [URLQueryItem(name: "pgbouncer", value: "true")]
+    return PostgresTestSchema(name: "public", configuration: configuration, url: poolerComponents.string ?? pooler)
+  }
+
   private static var logger: Logger {
     var logger = Logger(label: "statemachineTests")
     logger.logLevel = .critical

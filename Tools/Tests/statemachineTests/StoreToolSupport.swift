@@ -53,6 +53,16 @@ struct StoreFixture {
     self.machine = machine
   }
 
+  /// A fresh directory, on the PostgreSQL database of `schema` (its `url` is `--db`).
+  init(schema: PostgresTestSchema, machine: String = "m") throws {
+    kind = .postgres
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    self.schema = schema
+    db = schema.url
+    self.machine = machine
+  }
+
   /// Another machine in `other`'s database.
   init(sharing other: StoreFixture, machine: String) {
     kind = other.kind
