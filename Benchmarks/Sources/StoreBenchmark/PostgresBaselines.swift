@@ -88,3 +88,59 @@ struct MinimalStatement: PostgresPreparedStatement {
 
   func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
+
+/// B4p: `minimal.sql`'s statement batched by hand: one statement carries the compare-and-set
+/// and the history row of each of `ids` (a `VALUES` list of ids and the versions the task holds),
+/// prepared once per connection and per list length through postgres-nio. The fast path batches
+/// concurrent fires into one statement the same way; this is that batching written by hand, with
+/// nothing else around it.
+func postgresMinimalBatch(_ client: PostgresClient, ids: [Int], _ known: [PostgresTaskState]) async throws {
+  let statement = MinimalBatchStatement(ids: ids, versions: known.map(\.version))
+  let rows = try await MinimalBatchStatement.$size.withValue(ids.count) {
+    var rows: [(Int, Int64)] = []
+    for try await row in try await client.execute(statement, logger: PostgresStepLogger.logger) { rows.append(row) }
+    return rows
+  }
+  guard rows.count == ids.count else { throw PostgresBenchmarkFailure("B4p: \(ids.count - rows.count) rows moved on") }
+  for (id, version) in rows {
+    guard let index = ids.firstIndex(of: id) else { throw PostgresBenchmarkFailure("B4p: row \(id) was not sent") }
+    known[index].version = version
+  }
+}
+
+/// ``postgresMinimalBatch(_:ids:_:)``'s statement for a list of ``size`` rows: postgres-nio wants
+/// a prepared statement's name and SQL static, so they are read from a task-local list length.
+struct MinimalBatchStatement: PostgresPreparedStatement {
+  @TaskLocal static var size = 1
+
+  static var name: String { "b4p_minimal_\(size)" }
+  static var sql: String {
+    let values = (0..<size).map { "($\(2 * $0 + 1)::bigint, $\(2 * $0 + 2)::bigint)" }.joined(separator: ", ")
+    return """
+      WITH input (id, v) AS (VALUES \(values)),
+      moved AS (
+        UPDATE toggles t SET state = CASE t.state WHEN 'off' THEN 'on' ELSE 'off' END, sm_version = t.sm_version + 1
+          FROM input WHERE t.id = input.id AND t.sm_version = input.v
+        RETURNING t.id, t.sm_version, t.state)
+      INSERT INTO sm_transitions (machine, entity_id, version, event, from_state, to_state, cause)
+      SELECT 'toggles', CAST(id AS text), sm_version, 'turn', CASE state WHEN 'on' THEN 'off' ELSE 'on' END, state, 'event'
+        FROM moved
+      RETURNING CAST(entity_id AS bigint), version
+      """
+  }
+  typealias Row = (Int, Int64)
+
+  let ids: [Int]
+  let versions: [Int64]
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 2 * ids.count)
+    for (id, version) in zip(ids, versions) {
+      bindings.append(id)
+      bindings.append(version)
+    }
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> (Int, Int64) { try row.decode((Int, Int64).self) }
+}

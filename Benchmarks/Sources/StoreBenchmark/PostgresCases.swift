@@ -11,6 +11,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
   case b0 = "B0"
   case b1 = "B1"
   case b0p = "B0p"
+  case b4p = "B4p"
   case s1 = "S1"
   case s2 = "S2"
   case s3 = "S3"
@@ -29,6 +30,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     case .fastAlone: 13000
     case .generated: 10000
     case .b0p: 12000
+    case .b4p: 14000
     }
   }
 
@@ -37,6 +39,7 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
     case .b0: "by hand: single-statement compare-and-set"
     case .b1: "by hand: BEGIN; SELECT … FOR UPDATE; UPDATE (CAS); INSERT history; COMMIT"
     case .b0p: "by hand: minimal.sql's CAS + history row, prepared through postgres-nio"
+    case .b4p: "by hand: B0p's statement batched by hand, a VALUES list of half the tasks' rows, from 2 tasks"
     case .s1: "store fire (locked step), history off"
     case .s2: "store fire (locked step), history on"
     case .s3: "store fire arming a deadline / deleting it"
@@ -58,10 +61,25 @@ enum PostgresCaseID: String, CaseIterable, Sendable {
 /// One event of a case on the row of task `task`; throws when it did not take its transition.
 typealias PostgresEvent = @Sendable (_ task: Int) async throws -> Void
 
-/// One row of the table.
+/// A call of a case batched by hand: task `task` of at most two sends the events of `rows` rows at once.
+typealias PostgresBatchEvent = @Sendable (_ task: Int, _ rows: Int) async throws -> Void
+
+/// One row of the table: an event per call, or (`batch`) a batch by hand per call.
 struct PostgresCase: Sendable {
   let id: PostgresCaseID
+  var batch: PostgresBatchEvent?
   let fire: PostgresEvent
+
+  init(id: PostgresCaseID, fire: @escaping PostgresEvent) {
+    self.id = id
+    self.fire = fire
+  }
+
+  init(id: PostgresCaseID, batch: @escaping PostgresBatchEvent) {
+    self.id = id
+    self.batch = batch
+    fire = { _ in throw PostgresBenchmarkFailure("\(id.rawValue) fires in batches") }
+  }
 }
 
 /// The cases, each with the stores it fires through, all on `client`.
@@ -74,6 +92,7 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
   let countdowns = PostgresStateMachineStore<PostgresCountdown>(client)
   let tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let minimalTasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
+  let batchTasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let s3Tasks = (0..<PostgresRows.perCase).map { _ in PostgresTaskState() }
   let toggles = (0..<PostgresRows.perCase).map { _ in PostgresTaskToggle() }
 
@@ -82,6 +101,10 @@ func makePostgresCases(_ client: PostgresClient) -> [PostgresCase] {
     PostgresCase(id: .b1) { task in try await postgresLockedTransaction(client, id: PostgresCaseID.b1.row(task)) },
     PostgresCase(id: .b0p) { task in
       try await postgresMinimalPrepared(client, id: PostgresCaseID.b0p.row(task), minimalTasks[task])
+    },
+    PostgresCase(id: .b4p) { task, rows in
+      let indices = Array((task * rows)..<(task * rows + rows))
+      try await postgresMinimalBatch(client, ids: indices.map(PostgresCaseID.b4p.row), indices.map { batchTasks[$0] })
     },
     PostgresCase(id: .s1) { task in _ = try await plain.fire("turn", on: PostgresCaseID.s1.row(task)) },
     PostgresCase(id: .s2) { task in _ = try await audited.fire("turn", on: PostgresCaseID.s2.row(task)) },

@@ -13,20 +13,27 @@ struct PostgresLoadResult: Sendable {
   let seconds: Double
   /// The latency of each measured event in milliseconds.
   let latencies: [Double]
+  /// The CPU seconds the server's processes used in the measured time (``postgresServerCPUSeconds()``).
+  let serverSeconds: Double?
 
   /// Events per second.
   var tps: Double { Double(measured) / seconds }
+  /// The server's CPU microseconds per measured event.
+  var serverMicrosecondsPerEvent: Double? { serverSeconds.map { $0 * 1e6 / Double(max(1, measured)) } }
 }
 
 /// Runs `fire` in `clients` concurrent tasks (task `i` on its own row) for `warmup`, then for
-/// `duration`; an event counts when it finishes inside the measured time.
-func closedLoop(clients: Int, warmup: Duration, duration: Duration, _ fire: @escaping PostgresEvent) async throws
-  -> PostgresLoadResult
-{
+/// `duration`; an event counts when it finishes inside the measured time. A call of `fire` is
+/// `eventsPerCall` events (a batch by hand), each with the call's latency. The server's CPU time
+/// is read when the measured time starts and when it ends.
+func closedLoop(
+  clients: Int, eventsPerCall: Int = 1, warmup: Duration, duration: Duration, _ fire: @escaping PostgresEvent
+) async throws -> PostgresLoadResult {
   let clock = ContinuousClock()
   let measureFrom = clock.now + warmup
   let end = measureFrom + duration
-  return try await withThrowingTaskGroup(of: (fired: Int, latencies: [Double]).self) { group in
+  async let serverSeconds = serverCPUSeconds(from: measureFrom, to: end, clock)
+  let (fired, latencies) = try await withThrowingTaskGroup(of: (fired: Int, latencies: [Double]).self) { group in
     for task in 0..<clients {
       group.addTask {
         var fired = 0
@@ -35,8 +42,10 @@ func closedLoop(clients: Int, warmup: Duration, duration: Duration, _ fire: @esc
           let start = clock.now
           try await fire(task)
           let finish = clock.now
-          fired += 1
-          if finish >= measureFrom && finish <= end { latencies.append(milliseconds(finish - start)) }
+          fired += eventsPerCall
+          if finish >= measureFrom && finish <= end {
+            latencies.append(contentsOf: repeatElement(milliseconds(finish - start), count: eventsPerCall))
+          }
         }
         return (fired, latencies)
       }
@@ -47,9 +56,22 @@ func closedLoop(clients: Int, warmup: Duration, duration: Duration, _ fire: @esc
       fired += result.fired
       latencies += result.latencies
     }
-    return PostgresLoadResult(
-      measured: latencies.count, fired: fired, seconds: milliseconds(duration) / 1000, latencies: latencies)
+    return (fired, latencies)
   }
+  return PostgresLoadResult(
+    measured: latencies.count, fired: fired, seconds: milliseconds(duration) / 1000, latencies: latencies,
+    serverSeconds: await serverSeconds)
+}
+
+/// The server's CPU seconds between two instants, read at each.
+private func serverCPUSeconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant, _ clock: ContinuousClock)
+  async -> Double?
+{
+  try? await Task.sleep(until: start, clock: clock)
+  let before = postgresServerCPUSeconds()
+  try? await Task.sleep(until: end, clock: clock)
+  guard let before, let after = postgresServerCPUSeconds() else { return nil }
+  return after - before
 }
 
 /// A duration in milliseconds.
