@@ -132,7 +132,10 @@ func printPostgresReport(
   print("| Ratio of events per second | goal |" + levels.map { " \($0) |" }.joined())
   print("|---|--:|" + String(repeating: "--:|", count: levels.count))
   for line in ratios where levels.contains(where: { line.value($0) != nil }) {
-    print("| \(line.name) | \(levels.compactMap(line.goal).first.map { "≥ \(String(format: "%.2f", $0))" } ?? "") |" + levels.map { level in
+    // The goal at each level, once when it is the same at all.
+    let goals = levels.map { line.goal($0).map { String(format: "%.2f", $0) } ?? "–" }
+    let goalColumn = goals.allSatisfy { $0 == "–" } ? "" : "≥ " + (Set(goals).count == 1 ? goals[0] : goals.joined(separator: " / "))
+    print("| \(line.name) | \(goalColumn) |" + levels.map { level in
       guard let value = line.value(level) else { return " – |" }
       let verdict = line.goal(level).map { value >= $0 ? " met" : " **missed**" } ?? ""
       return String(format: " %.2f%@ |", value, verdict)
